@@ -1,0 +1,133 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import cookie from '@fastify/cookie';
+import cors from '@fastify/cors';
+import helmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import { APP_VERSION_HEADER } from '@phasewatch/shared';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController, type preHandlerAsyncHookHandler } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { makeAuthenticate } from './auth/authenticate.js';
+import { AccessTokens } from './auth/tokens.js';
+import type { AppConfig } from './config.js';
+import { errorBody, registerErrorHandling } from './http/errors.js';
+import { AccountsRepository } from './modules/accounts/accounts.repository.js';
+import { accountsRoutes } from './modules/accounts/accounts.routes.js';
+import { AccountsService } from './modules/accounts/accounts.service.js';
+import { healthRoutes } from './modules/health/health.routes.js';
+import { openStorage, type Storage } from './storage/database.js';
+import { migrateToLatest } from './storage/migrate.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** preHandler for routes that need a signed-in user; sets `request.auth`. */
+    authenticate: preHandlerAsyncHookHandler;
+  }
+}
+
+/** What the app is built from; every service is reachable here for start-up tasks and tests. */
+export interface AppContext {
+  config: AppConfig;
+  storage: Storage;
+  tokens: AccessTokens;
+  accounts: AccountsService;
+}
+
+export interface BuildOptions {
+  /** Use this storage instead of opening one from the config (tests); it is closed with the app. */
+  storage?: Storage;
+  /** A pino logger, or false for none (tests). */
+  logger?: boolean | FastifyBaseLogger | object;
+}
+
+/** Builds the app without listening: tests call `inject()`, server.ts calls `listen()`. */
+export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Promise<{ app: FastifyInstance; ctx: AppContext }> {
+  const logger = opts.logger ?? {
+    level: config.logLevel,
+    redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-device-key"]', 'req.query.access_token'],
+  };
+  const app = Fastify({
+    ...(typeof logger === 'object' && 'child' in logger ? { loggerInstance: logger as FastifyBaseLogger } : { logger }),
+    bodyLimit: config.bodyLimitBytes,
+    trustProxy: false,
+    // Per-request lines only at debug: ingest and the hub would flood the log otherwise.
+    logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' }),
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandling(app);
+
+  const storage = opts.storage ?? openStorage({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  app.addHook('onClose', async () => storage.close());
+  await migrateToLatest(storage.db as never, storage.dialect);
+
+  const tokens = new AccessTokens(config.jwtSecret, config.accessTokenTtlSeconds);
+  const accounts = new AccountsService(new AccountsRepository(storage.db), tokens, app.log, {
+    refreshTtlSeconds: config.refreshTokenTtlSeconds,
+    loginMaxFailures: config.loginMaxFailures,
+    loginFailureWindowMs: config.loginFailureWindowMs,
+    publicUrl: config.publicUrl,
+  });
+  const ctx: AppContext = { config, storage, tokens, accounts };
+  app.decorate('authenticate', makeAuthenticate(tokens, accounts.sessionActive));
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // Mantine and ECharts set inline styles.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        connectSrc: ["'self'", 'ws:', 'wss:'],
+        fontSrc: ["'self'", 'data:'],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    // The app is served over plain HTTP on loopback by default.
+    hsts: config.cookieSecure,
+  });
+  if (config.corsOrigins.length > 0) {
+    await app.register(cors, {
+      origin: config.corsOrigins,
+      credentials: true,
+      allowedHeaders: ['authorization', 'content-type', 'x-requested-with', 'x-signalr-user-agent'],
+      exposedHeaders: [APP_VERSION_HEADER],
+    });
+  }
+  await app.register(cookie);
+
+  app.addHook('onSend', async (_req, reply) => {
+    reply.header(APP_VERSION_HEADER, config.appVersion);
+  });
+
+  await app.register(
+    async (api) => {
+      await api.register(healthRoutes, { storage, version: config.appVersion });
+      await api.register(accountsRoutes, { accounts, tokens, cookieSecure: config.cookieSecure });
+    },
+    { prefix: '/api' },
+  );
+
+  const indexHtml = path.join(config.webDistDir, 'index.html');
+  const hasWeb = existsSync(indexHtml);
+  if (hasWeb) {
+    await app.register(fastifyStatic, { root: config.webDistDir, wildcard: false, index: false, maxAge: '1h', immutable: false });
+  }
+  app.setNotFoundHandler((req, reply) => {
+    const url = req.url.split('?')[0] ?? '';
+    const isApi = url.startsWith('/api/') || url === '/api' || url.startsWith('/hubs/');
+    if (!isApi && hasWeb && (req.method === 'GET' || req.method === 'HEAD')) {
+      // History-API fallback: the web app's router decides, and shows its 404 page for unknown paths.
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    }
+    return reply
+      .status(404)
+      .send(errorBody(404, `Route ${req.method} ${url} not found`, [{ message: `Route ${req.method} ${url} not found` }]));
+  });
+
+  return { app, ctx };
+}

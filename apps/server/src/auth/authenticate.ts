@@ -1,0 +1,30 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { unauthorized } from '../http/errors.js';
+import type { AccessTokens } from './tokens.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by `authenticate` on routes that need a signed-in user. */
+    auth: { userId: number; sessionId: string };
+  }
+}
+
+/** Reads `Authorization: Bearer <jwt>`; answers 401 for a missing, expired or forged token. */
+export function bearerToken(header: string | undefined): string | null {
+  if (!header) return null;
+  const m = /^Bearer\s+(\S+)$/i.exec(header);
+  return m?.[1] ?? null;
+}
+
+export type SessionCheck = (sessionId: string) => Promise<boolean>;
+
+export function makeAuthenticate(tokens: AccessTokens, sessionActive: SessionCheck) {
+  return async function authenticate(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+    const token = bearerToken(request.headers.authorization);
+    if (!token) throw unauthorized('Missing bearer token');
+    const claims = await tokens.verify(token);
+    if (!claims) throw unauthorized('Invalid or expired token');
+    if (!(await sessionActive(claims.sessionId))) throw unauthorized('Session has ended');
+    request.auth = { userId: claims.userId, sessionId: claims.sessionId };
+  };
+}

@@ -1,0 +1,54 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+
+export interface AccessClaims {
+  userId: number;
+  /** Refresh-token family (session) the access token was issued in; logout revokes it. */
+  sessionId: string;
+  expiresAt: number;
+}
+
+/** Signs and verifies short-lived HS256 access tokens. */
+export class AccessTokens {
+  private readonly key: Uint8Array;
+  constructor(
+    secret: string,
+    private readonly ttlSeconds: number,
+  ) {
+    this.key = new TextEncoder().encode(secret);
+  }
+
+  async sign(userId: number, sessionId: string): Promise<string> {
+    return new SignJWT({ sid: sessionId })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(String(userId))
+      .setIssuedAt()
+      .setIssuer('phasewatch')
+      .setAudience('phasewatch')
+      .setExpirationTime(Math.floor(Date.now() / 1000) + this.ttlSeconds)
+      .sign(this.key);
+  }
+
+  /** The claims of a valid token, or null for an expired, forged or malformed one. */
+  async verify(token: string): Promise<AccessClaims | null> {
+    try {
+      const { payload } = await jwtVerify(token, this.key, {
+        algorithms: ['HS256'],
+        issuer: 'phasewatch',
+        audience: 'phasewatch',
+      });
+      const userId = Number(payload.sub);
+      if (!Number.isInteger(userId) || typeof payload.sid !== 'string' || !payload.exp) return null;
+      return { userId, sessionId: payload.sid, expiresAt: payload.exp * 1000 };
+    } catch (err) {
+      if (err instanceof joseErrors.JOSEError || err instanceof TypeError) return null;
+      throw err;
+    }
+  }
+}
+
+/** A random URL-safe secret (refresh tokens, reset tokens, device keys). */
+export const randomToken = (bytes = 32) => randomBytes(bytes).toString('base64url');
+
+/** Secrets are stored as SHA-256: they are high-entropy, so a slow hash adds nothing. */
+export const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');

@@ -1,0 +1,98 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { DEFAULT_APP_VERSION } from '@phasewatch/shared';
+
+export interface AppConfig {
+  port: number;
+  host: string;
+  /** Folder for the SQLite file, generated secrets and exports. */
+  dataDir: string;
+  /** `postgres://…` selects PostgreSQL; empty means the embedded SQLite file in dataDir. */
+  databaseUrl: string;
+  appVersion: string;
+  logLevel: string;
+  /** Secret for signing access tokens; generated into dataDir when not given. */
+  jwtSecret: string;
+  accessTokenTtlSeconds: number;
+  refreshTokenTtlSeconds: number;
+  /** Allowed CORS origin(s); none means no CORS headers at all. */
+  corsOrigins: string[];
+  bodyLimitBytes: number;
+  /** Secure flag of the refresh cookie; on by default unless the app listens on loopback. */
+  cookieSecure: boolean;
+  /** Demo account seeded at start (embedded default); null disables it. */
+  demo: { email: string; password: string } | null;
+  /** Start the live simulated fleet and its backfill with the demo account. */
+  simulate: boolean;
+  /** Days of simulated history the demo account gets on first start. */
+  simulateHistoryDays: number;
+  mqttUrl: string;
+  /** Where the built web app lives; served with history-API fallback when present. */
+  webDistDir: string;
+  /** Failed logins allowed per email and address in the window before 429. */
+  loginMaxFailures: number;
+  loginFailureWindowMs: number;
+  /** Public base URL used in mails (password reset links). */
+  publicUrl: string;
+}
+
+function int(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${value}"`);
+  return n;
+}
+
+function bool(value: string | undefined, fallback: boolean): boolean {
+  if (value === undefined || value === '') return fallback;
+  return !['0', 'false', 'no', 'off'].includes(value.toLowerCase());
+}
+
+const repoRoot = path.resolve(import.meta.dirname, '../../..');
+
+/** Reads the secret from dataDir, creating it (mode 0600) on first start. */
+function persistedSecret(dataDir: string, file: string): string {
+  const p = path.join(dataDir, file);
+  try {
+    return readFileSync(p, 'utf8').trim();
+  } catch {
+    mkdirSync(dataDir, { recursive: true });
+    const secret = randomBytes(48).toString('base64url');
+    writeFileSync(p, `${secret}\n`, { mode: 0o600, flag: 'wx' });
+    return secret;
+  }
+}
+
+/** Configuration from environment variables, each with a default that runs the embedded app. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const dataDir = path.resolve(env.DATA_DIR || path.join(repoRoot, 'data'));
+  const host = env.HOST || '127.0.0.1';
+  const port = int(env.PORT, 8080, 'PORT');
+  const demoDisabled = env.DEMO_ACCOUNT === 'off' || env.DEMO_ACCOUNT === 'false';
+  return {
+    port,
+    host,
+    dataDir,
+    databaseUrl: env.DATABASE_URL || '',
+    appVersion: env.APP_VERSION || DEFAULT_APP_VERSION,
+    logLevel: env.LOG_LEVEL || 'info',
+    jwtSecret: env.JWT_SECRET || persistedSecret(dataDir, 'jwt-secret'),
+    accessTokenTtlSeconds: int(env.ACCESS_TOKEN_TTL, 15 * 60, 'ACCESS_TOKEN_TTL'),
+    refreshTokenTtlSeconds: int(env.REFRESH_TOKEN_TTL, 30 * 24 * 3600, 'REFRESH_TOKEN_TTL'),
+    corsOrigins: (env.CORS_ORIGINS || '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+    bodyLimitBytes: int(env.BODY_LIMIT, 1024 * 1024, 'BODY_LIMIT'),
+    cookieSecure: bool(env.COOKIE_SECURE, !['127.0.0.1', 'localhost', '::1'].includes(host)),
+    demo: demoDisabled ? null : { email: env.DEMO_EMAIL || 'demo@phasewatch.dev', password: env.DEMO_PASSWORD || 'demo1234' },
+    simulate: bool(env.SIMULATE, true),
+    simulateHistoryDays: int(env.SIMULATE_HISTORY_DAYS, 365, 'SIMULATE_HISTORY_DAYS'),
+    mqttUrl: env.MQTT_URL || '',
+    webDistDir: path.resolve(env.WEB_DIST_DIR || path.join(repoRoot, 'apps/web/dist')),
+    loginMaxFailures: int(env.LOGIN_MAX_FAILURES, 10, 'LOGIN_MAX_FAILURES'),
+    loginFailureWindowMs: int(env.LOGIN_FAILURE_WINDOW_MS, 15 * 60_000, 'LOGIN_FAILURE_WINDOW_MS'),
+    publicUrl: env.PUBLIC_URL || `http://${host}:${port}`,
+  };
+}

@@ -1,0 +1,85 @@
+import { type ApiErrorResponse, type ApiFieldError, validationMessage } from '@phasewatch/shared';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+
+const STATUS_NAMES: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Entity',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+};
+
+/** An error a service throws on purpose; the handler answers it with its status and field errors. */
+export class ApiError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+    readonly errors: ApiFieldError[] = [{ message }],
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (field: string, message: string) => new ApiError(400, `${field}: ${message}`, [{ field, message }]);
+export const unauthorized = (message = 'Unauthorized') => new ApiError(401, message);
+export const notFound = (message = 'Not found') => new ApiError(404, message);
+
+export function errorBody(statusCode: number, message: string, errors: ApiFieldError[]): ApiErrorResponse {
+  return { statusCode, error: STATUS_NAMES[statusCode] ?? 'Error', message, errors };
+}
+
+/** Fastify's own client-error codes we rephrase with a field. */
+const FASTIFY_CLIENT_ERRORS: Record<string, { field?: string; message: string }> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: { field: 'body', message: 'malformed JSON' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { field: 'body', message: 'empty JSON body' },
+  FST_ERR_CTP_BODY_TOO_LARGE: { field: 'body', message: 'request body is too large' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { field: 'content-type', message: 'unsupported content type' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { field: 'content-length', message: 'does not match the body' },
+};
+
+/**
+ * One error shape for every failure: `{ statusCode, error, message, errors: [{ field, message }] }`.
+ * Client errors keep their status; anything unexpected is logged and answered 500 without details.
+ */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError, request, reply) => {
+    if (err instanceof ApiError) {
+      reply.headers(err.headers);
+      return reply.status(err.statusCode).send(errorBody(err.statusCode, err.message, err.errors));
+    }
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      const part = err.validationContext ?? 'body';
+      const errors = err.validation.map((v) => {
+        const p = v.instancePath.replace(/^\//, '').replaceAll('/', '.');
+        const unknownKeys = (v.params as { keys?: string[] } | undefined)?.keys;
+        const field = unknownKeys?.length ? [p, unknownKeys.join(',')].filter(Boolean).join('.') : p || part;
+        const message = unknownKeys?.length ? 'unknown field' : validationMessage(v.message ?? 'invalid');
+        return { field, message };
+      });
+      const message = errors.map((e) => `${e.field}: ${e.message}`).join('; ');
+      return reply.status(400).send(errorBody(400, message, errors));
+    }
+    if (isResponseSerializationError(err)) {
+      request.log.error({ err }, 'response does not match its schema');
+      return reply.status(500).send(errorBody(500, 'Internal server error', [{ message: 'Internal server error' }]));
+    }
+    const known = err.code ? FASTIFY_CLIENT_ERRORS[err.code] : undefined;
+    const status = err.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      const message = known ? `${known.field}: ${known.message}` : err.message;
+      return reply
+        .status(status)
+        .send(errorBody(status, message, [{ ...(known?.field ? { field: known.field } : {}), message: known?.message ?? err.message }]));
+    }
+    request.log.error({ err }, 'unhandled error');
+    return reply.status(500).send(errorBody(500, 'Internal server error', [{ message: 'Internal server error' }]));
+  });
+}

@@ -1,0 +1,95 @@
+import type { Kysely } from 'kysely';
+import type { Database, NewUserRow, UserRow, UserUpdate } from '../../storage/schema.js';
+
+/** The only code that touches the users, refresh_tokens and password_resets tables. */
+export class AccountsRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  findUserByEmail(email: string): Promise<UserRow | undefined> {
+    return this.db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
+  }
+
+  findUserById(id: number): Promise<UserRow | undefined> {
+    return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** Inserts a user; returns undefined when the email is taken (unique constraint, race-safe). */
+  async insertUser(row: NewUserRow): Promise<UserRow | undefined> {
+    const inserted = await this.db
+      .insertInto('users')
+      .values(row)
+      .onConflict((oc) => oc.column('email').doNothing())
+      .returningAll()
+      .executeTakeFirst();
+    return inserted;
+  }
+
+  async updateUser(id: number, patch: UserUpdate): Promise<UserRow | undefined> {
+    return this.db.updateTable('users').set(patch).where('id', '=', id).returningAll().executeTakeFirst();
+  }
+
+  async insertRefreshToken(row: { user_id: number; token_hash: string; family: string; expires_at: number; created_at: number }) {
+    await this.db.insertInto('refresh_tokens').values(row).execute();
+  }
+
+  findRefreshToken(hash: string) {
+    return this.db.selectFrom('refresh_tokens').selectAll().where('token_hash', '=', hash).executeTakeFirst();
+  }
+
+  /** Marks a token used; false when it was already used (a replay), so only one rotation wins. */
+  async markRefreshTokenUsed(id: number, now: number): Promise<boolean> {
+    const r = await this.db
+      .updateTable('refresh_tokens')
+      .set({ used_at: now })
+      .where('id', '=', id)
+      .where('used_at', 'is', null)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  }
+
+  async revokeFamily(family: string, now: number): Promise<void> {
+    await this.db
+      .updateTable('refresh_tokens')
+      .set({ revoked_at: now })
+      .where('family', '=', family)
+      .where('revoked_at', 'is', null)
+      .execute();
+  }
+
+  async revokeAllForUser(userId: number, now: number): Promise<void> {
+    await this.db
+      .updateTable('refresh_tokens')
+      .set({ revoked_at: now })
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .execute();
+  }
+
+  async isFamilyActive(family: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('refresh_tokens')
+      .select('id')
+      .where('family', '=', family)
+      .where('revoked_at', 'is', null)
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async insertPasswordReset(row: { token_hash: string; user_id: number; expires_at: number; created_at: number }) {
+    await this.db.insertInto('password_resets').values(row).execute();
+  }
+
+  /** Consumes a reset token once; returns its user id when it was valid and unused. */
+  async consumePasswordReset(hash: string, now: number): Promise<number | undefined> {
+    const row = await this.db
+      .updateTable('password_resets')
+      .set({ used_at: now })
+      .where('token_hash', '=', hash)
+      .where('used_at', 'is', null)
+      .where('expires_at', '>', now)
+      .returning('user_id')
+      .executeTakeFirst();
+    return row?.user_id;
+  }
+}

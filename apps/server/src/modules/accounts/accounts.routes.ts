@@ -1,0 +1,108 @@
+import {
+  authResponseSchema,
+  forgotPasswordRequestSchema,
+  loginRequestSchema,
+  registerRequestSchema,
+  resetPasswordRequestSchema,
+  updateProfileRequestSchema,
+  userSchema,
+  verifyTokenRequestSchema,
+} from '@phasewatch/shared';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { bearerToken } from '../../auth/authenticate.js';
+import type { AccessTokens } from '../../auth/tokens.js';
+import { unauthorized } from '../../http/errors.js';
+import type { AccountsService, Session } from './accounts.service.js';
+
+export const REFRESH_COOKIE = 'pw_refresh';
+const COOKIE_PATH = '/api/account';
+
+export interface AccountsRoutesOptions {
+  accounts: AccountsService;
+  tokens: AccessTokens;
+  cookieSecure: boolean;
+}
+
+/** The spec's account calls (section 7), paths and payloads as they are. */
+export const accountsRoutes: FastifyPluginAsyncZod<AccountsRoutesOptions> = async (app, { accounts, tokens, cookieSecure }) => {
+  const sendSession = (reply: import('fastify').FastifyReply, s: Session) => {
+    reply.setCookie(REFRESH_COOKIE, s.refreshToken, {
+      httpOnly: true,
+      secure: cookieSecure,
+      sameSite: 'strict',
+      path: COOKIE_PATH,
+      expires: new Date(s.refreshExpiresAt),
+    });
+    return { token: s.token, user: s.user };
+  };
+
+  app.post('/account/login', { schema: { body: loginRequestSchema, response: { 200: authResponseSchema } } }, async (req, reply) =>
+    sendSession(reply, await accounts.login(req.body, req.ip)),
+  );
+
+  app.post('/register', { schema: { body: registerRequestSchema, response: { 200: authResponseSchema } } }, async (req, reply) =>
+    sendSession(reply, await accounts.register(req.body)),
+  );
+
+  app.post(
+    '/forgot_password',
+    { schema: { body: forgotPasswordRequestSchema, response: { 200: z.object({ ok: z.literal(true) }) } } },
+    async (req) => {
+      await accounts.forgotPassword(req.body.email);
+      return { ok: true as const };
+    },
+  );
+
+  app.post(
+    '/reset_password',
+    { schema: { body: resetPasswordRequestSchema, response: { 200: z.object({ ok: z.literal(true) }) } } },
+    async (req) => {
+      await accounts.resetPassword(req.body.token, req.body.password);
+      return { ok: true as const };
+    },
+  );
+
+  app.get('/account/userInfo', { preHandler: app.authenticate, schema: { response: { 200: userSchema } } }, async (req) =>
+    accounts.userInfo(req.auth.userId),
+  );
+
+  app.post(
+    '/account/update',
+    { preHandler: app.authenticate, schema: { body: updateProfileRequestSchema, response: { 200: userSchema } } },
+    async (req) => accounts.updateProfile(req.auth.userId, req.body),
+  );
+
+  app.post(
+    '/account/verifytoken',
+    { schema: { body: verifyTokenRequestSchema, response: { 200: z.object({ token: z.string() }) } } },
+    async (req) => {
+      const claims = await tokens.verify(req.body.api_token);
+      if (!claims || !(await accounts.sessionActive(claims.sessionId))) throw unauthorized('Invalid or expired token');
+      return { token: req.body.api_token };
+    },
+  );
+
+  // "current user" payload in the spec: the session is identified by the refresh cookie; a body is optional.
+  app.post(
+    '/account/refreshtoken',
+    { schema: { body: z.looseObject({}).nullish(), response: { 200: authResponseSchema } } },
+    async (req, reply) => {
+      try {
+        return sendSession(reply, await accounts.refresh(req.cookies[REFRESH_COOKIE]));
+      } catch (err) {
+        reply.clearCookie(REFRESH_COOKIE, { path: COOKIE_PATH });
+        throw err;
+      }
+    },
+  );
+
+  // The client purges its auth whatever this answers; we revoke what we can identify.
+  app.get('/account/logout', { schema: { response: { 200: z.object({ ok: z.literal(true) }) } } }, async (req, reply) => {
+    const token = bearerToken(req.headers.authorization);
+    const claims = token ? await tokens.verify(token) : null;
+    await accounts.logout(claims?.sessionId ?? null, req.cookies[REFRESH_COOKIE]);
+    reply.clearCookie(REFRESH_COOKIE, { path: COOKIE_PATH });
+    return { ok: true as const };
+  });
+};

@@ -1,0 +1,206 @@
+import {
+  type Language,
+  type LoginRequest,
+  type RegisterRequest,
+  timezoneForCountry,
+  type UpdateProfileRequest,
+  type User,
+} from '@phasewatch/shared';
+import type { FastifyBaseLogger } from 'fastify';
+import { DUMMY_HASH, hashPassword, verifyPassword } from '../../auth/passwords.js';
+import { type AccessTokens, randomToken, sha256 } from '../../auth/tokens.js';
+import { ApiError, unauthorized } from '../../http/errors.js';
+import type { UserRow } from '../../storage/schema.js';
+import type { AccountsRepository } from './accounts.repository.js';
+import { LoginThrottle } from './login-throttle.js';
+
+export interface Session {
+  token: string;
+  user: User;
+  refreshToken: string;
+  refreshExpiresAt: number;
+}
+
+export interface AccountsServiceOptions {
+  refreshTtlSeconds: number;
+  loginMaxFailures: number;
+  loginFailureWindowMs: number;
+  publicUrl: string;
+}
+
+const RESET_TTL_MS = 60 * 60_000;
+
+const pad = (n: number) => String(n).padStart(2, '0');
+/** Server dates are UTC `YYYY-MM-DD HH:mm:ss` (spec section 1). */
+export function serverDate(ms: number): string {
+  const d = new Date(ms);
+  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
+}
+
+export function toUser(row: UserRow): User {
+  return {
+    id: row.id,
+    email: row.email,
+    fullName: row.full_name,
+    country: row.country,
+    timezone: row.timezone,
+    language: row.language as Language,
+    createdAt: serverDate(row.created_at),
+  };
+}
+
+/** Sign-in, registration, sessions and the profile. */
+export class AccountsService {
+  private readonly throttle: LoginThrottle;
+
+  constructor(
+    private readonly repo: AccountsRepository,
+    private readonly tokens: AccessTokens,
+    private readonly log: FastifyBaseLogger,
+    private readonly opts: AccountsServiceOptions,
+  ) {
+    this.throttle = new LoginThrottle(opts.loginMaxFailures, opts.loginFailureWindowMs);
+  }
+
+  async login(req: LoginRequest & { email: string }, ip: string): Promise<Session> {
+    const key = `${ip}|${req.email}`;
+    const retryAfter = this.throttle.blockedFor(key);
+    if (retryAfter > 0) {
+      throw new ApiError(
+        429,
+        'Too many failed sign-in attempts, try again later',
+        [{ message: 'Too many failed sign-in attempts, try again later' }],
+        {
+          'retry-after': String(Math.ceil(retryAfter / 1000)),
+        },
+      );
+    }
+    const row = await this.repo.findUserByEmail(req.email);
+    const ok = row
+      ? await verifyPassword(req.password, row.password_hash)
+      : await verifyPassword(req.password, await DUMMY_HASH).then(() => false);
+    if (!row || !ok) {
+      this.throttle.fail(key);
+      throw new ApiError(401, 'Invalid email or password', [{ field: 'password', message: 'Invalid email or password' }]);
+    }
+    this.throttle.reset(key);
+    return this.startSession(row);
+  }
+
+  async register(req: RegisterRequest & { email: string; country: string }): Promise<Session> {
+    const now = Date.now();
+    const row = await this.repo.insertUser({
+      email: req.email,
+      password_hash: await hashPassword(req.password),
+      full_name: req.fullName ?? '',
+      country: req.country,
+      timezone: timezoneForCountry(req.country),
+      language: req.language ?? 'en',
+      created_at: now,
+      updated_at: now,
+    });
+    if (!row) throw new ApiError(409, 'email: already registered', [{ field: 'email', message: 'already registered' }]);
+    return this.startSession(row);
+  }
+
+  /** Creates the user unless the email exists; used to seed the demo account. */
+  async ensureUser(email: string, password: string, country = 'PL', fullName = 'Demo User'): Promise<UserRow> {
+    const existing = await this.repo.findUserByEmail(email);
+    if (existing) return existing;
+    const now = Date.now();
+    const row = await this.repo.insertUser({
+      email,
+      password_hash: await hashPassword(password),
+      full_name: fullName,
+      country,
+      timezone: timezoneForCountry(country),
+      language: 'en',
+      created_at: now,
+      updated_at: now,
+    });
+    return row ?? (await this.repo.findUserByEmail(email)) ?? Promise.reject(new Error('could not seed user'));
+  }
+
+  async userInfo(userId: number): Promise<User> {
+    const row = await this.repo.findUserById(userId);
+    if (!row) throw unauthorized('User no longer exists');
+    return toUser(row);
+  }
+
+  async updateProfile(userId: number, req: UpdateProfileRequest & { country: string }): Promise<User> {
+    const row = await this.repo.updateUser(userId, {
+      full_name: req.fullName,
+      country: req.country,
+      timezone: req.timezone,
+      language: req.language,
+      updated_at: Date.now(),
+    });
+    if (!row) throw unauthorized('User no longer exists');
+    return toUser(row);
+  }
+
+  /** Rotates a refresh token: the old one is spent; a spent one presented again revokes the session. */
+  async refresh(refreshToken: string | undefined): Promise<Session> {
+    if (!refreshToken) throw unauthorized('No refresh token');
+    const now = Date.now();
+    const row = await this.repo.findRefreshToken(sha256(refreshToken));
+    if (!row || row.revoked_at !== null || row.expires_at <= now) throw unauthorized('Refresh token is invalid or expired');
+    if (row.used_at !== null || !(await this.repo.markRefreshTokenUsed(row.id, now))) {
+      // Reuse of a rotated token means it leaked: end the whole session.
+      await this.repo.revokeFamily(row.family, now);
+      this.log.warn({ userId: row.user_id }, 'refresh token reused; session revoked');
+      throw unauthorized('Refresh token was already used');
+    }
+    const user = await this.repo.findUserById(row.user_id);
+    if (!user) throw unauthorized('User no longer exists');
+    return this.issue(user, row.family);
+  }
+
+  async logout(sessionId: string | null, refreshToken: string | undefined): Promise<void> {
+    const now = Date.now();
+    if (sessionId) await this.repo.revokeFamily(sessionId, now);
+    if (refreshToken) {
+      const row = await this.repo.findRefreshToken(sha256(refreshToken));
+      if (row) await this.repo.revokeFamily(row.family, now);
+    }
+  }
+
+  sessionActive = (sessionId: string) => this.repo.isFamilyActive(sessionId);
+
+  /** Always succeeds from the caller's view, so it cannot be used to find which emails exist. */
+  async forgotPassword(email: string): Promise<void> {
+    const row = await this.repo.findUserByEmail(email);
+    if (!row) return;
+    const token = randomToken();
+    const now = Date.now();
+    await this.repo.insertPasswordReset({ token_hash: sha256(token), user_id: row.id, expires_at: now + RESET_TTL_MS, created_at: now });
+    // No mail server is configured in this version: the link goes to the server log.
+    this.log.info({ email: row.email, resetUrl: `${this.opts.publicUrl}/reset-password?token=${token}` }, 'password reset link');
+  }
+
+  async resetPassword(token: string, password: string): Promise<void> {
+    const now = Date.now();
+    const userId = await this.repo.consumePasswordReset(sha256(token), now);
+    if (userId === undefined) throw new ApiError(400, 'token: invalid or expired', [{ field: 'token', message: 'invalid or expired' }]);
+    await this.repo.updateUser(userId, { password_hash: await hashPassword(password), updated_at: now });
+    await this.repo.revokeAllForUser(userId, now);
+  }
+
+  private startSession(row: UserRow): Promise<Session> {
+    return this.issue(row, randomToken(16));
+  }
+
+  private async issue(row: UserRow, family: string): Promise<Session> {
+    const now = Date.now();
+    const refreshToken = randomToken();
+    const refreshExpiresAt = now + this.opts.refreshTtlSeconds * 1000;
+    await this.repo.insertRefreshToken({
+      user_id: row.id,
+      token_hash: sha256(refreshToken),
+      family,
+      expires_at: refreshExpiresAt,
+      created_at: now,
+    });
+    return { token: await this.tokens.sign(row.id, family), user: toUser(row), refreshToken, refreshExpiresAt };
+  }
+}

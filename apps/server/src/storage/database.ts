@@ -1,0 +1,69 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema.js';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface Storage {
+  db: Kysely<Database>;
+  dialect: Dialect;
+  /** Where the data lives, for logs: the SQLite file path or the PostgreSQL host/database. */
+  location: string;
+  /** The raw pool on PostgreSQL (LISTEN/NOTIFY needs a dedicated client); null on SQLite. */
+  pgPool: pg.Pool | null;
+  /** The raw better-sqlite3 handle on SQLite (bulk paths use prepared statements); null on PostgreSQL. */
+  sqlite: SqliteDatabase.Database | null;
+  close(): Promise<void>;
+}
+
+// BIGINT (epoch ms, counters) and NUMERIC come back as strings by default; ours fit in a double.
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number(v));
+
+export interface StorageOptions {
+  databaseUrl: string;
+  dataDir: string;
+  /** SQLite file name inside dataDir. */
+  sqliteFile?: string;
+  pgPoolSize?: number;
+}
+
+/** Opens SQLite (default, WAL) or PostgreSQL (when databaseUrl is postgres://…). */
+export function openStorage(opts: StorageOptions): Storage {
+  if (/^postgres(ql)?:\/\//.test(opts.databaseUrl)) {
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.pgPoolSize ?? 10 });
+    // An idle client that errors (server restart) must not crash the process.
+    pool.on('error', () => {});
+    const url = new URL(opts.databaseUrl);
+    return {
+      db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }),
+      dialect: 'postgres',
+      location: `postgres://${url.host}${url.pathname}`,
+      pgPool: pool,
+      sqlite: null,
+      async close() {
+        await this.db.destroy();
+      },
+    };
+  }
+  mkdirSync(opts.dataDir, { recursive: true });
+  const file = path.join(opts.dataDir, opts.sqliteFile ?? 'phasewatch.sqlite');
+  const sqlite = new SqliteDatabase(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  return {
+    db: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }),
+    dialect: 'sqlite',
+    location: file,
+    pgPool: null,
+    sqlite,
+    async close() {
+      await this.db.destroy();
+    },
+  };
+}

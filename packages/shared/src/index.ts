@@ -1,0 +1,4 @@
+export * from './account/account.schema.js';
+export * from './constants.js';
+export * from './geo/timezone.js';
+export * from './validation/messages.js';

@@ -1,0 +1,31 @@
+/**
+ * The validation message keys the shared schemas use, with their English text. The web app translates
+ * the keys through its catalogues (`validation.*` in en/pl/tr); the API answers the English text.
+ */
+export const VALIDATION_MESSAGES = {
+  'validation.required': 'is required',
+  'validation.tooLong': 'is too long',
+  'validation.email': 'must be a valid email address',
+  'validation.passwordMin': 'must be at least 4 characters',
+  'validation.country': 'must be a known country code',
+  'validation.timezone': 'must be a known IANA timezone',
+  'validation.language': 'must be one of en, pl, tr',
+  'validation.number': 'must be a valid number',
+  'validation.integer': 'must be a whole number',
+  'validation.min': 'is below the minimum',
+  'validation.max': 'is above the maximum',
+  'validation.warningRange': 'must be between 0 and 50 %',
+  'validation.criticalRange': 'must be between 0 and 100 %',
+  'validation.warningBelowCritical': 'warning level must be less than critical level',
+  'validation.dateRange': 'a date range is required',
+  'validation.dateOrder': 'the start must be before the end',
+  'validation.parameters': 'select at least one parameter',
+  'validation.fileType': 'choose a file type',
+  'validation.comparisonName': 'must be 3 to 30 characters',
+} as const;
+export type ValidationMessageKey = keyof typeof VALIDATION_MESSAGES;
+
+/** English text for a message key; other messages (zod's own) pass through unchanged. */
+export function validationMessage(keyOrText: string): string {
+  return (VALIDATION_MESSAGES as Record<string, string>)[keyOrText] ?? keyOrText;
+}
