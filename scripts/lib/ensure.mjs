@@ -66,7 +66,9 @@ export function ensureDebianPackages(pkgs) {
     .map(([pkg]) => pkg);
   if (missing.length === 0) return;
   if (!isRoot) {
-    console.error(`\n✖ Missing Debian packages: ${missing.join(', ')}\n  Install them with: sudo apt-get install -y ${missing.join(' ')}\n`);
+    console.error(
+      `\n✖ Missing Debian packages: ${missing.join(', ')}\n  Install them with: sudo apt-get install -y ${missing.join(' ')}\n`,
+    );
     process.exit(1);
   }
   console.log(`▸ Installing Debian packages: ${missing.join(', ')}…`);
@@ -92,7 +94,14 @@ export function buildStale({ quiet = false } = {}) {
   const webIndex = path.join(root, 'apps/web/index.html');
   if (!existsSync(webIndex)) return;
   const built = mtime(path.join(root, 'apps/web/dist/index.html'));
-  const sources = newest(['apps/web/src', 'apps/web/index.html', 'apps/web/vite.config.ts', 'apps/web/public', 'packages/shared/src', 'package-lock.json']);
+  const sources = newest([
+    'apps/web/src',
+    'apps/web/index.html',
+    'apps/web/vite.config.ts',
+    'apps/web/public',
+    'packages/shared/src',
+    'package-lock.json',
+  ]);
   if (built >= sources) return;
   console.log('▸ Building the web app (Vite)…');
   run('npm', ['run', 'build', '-w', '@phasewatch/web']);

@@ -10,11 +10,14 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import { makeAuthenticate } from './auth/authenticate.js';
 import { AccessTokens } from './auth/tokens.js';
 import type { AppConfig } from './config.js';
+import { EventBus } from './events/bus.js';
 import { errorBody, registerErrorHandling } from './http/errors.js';
 import { AccountsRepository } from './modules/accounts/accounts.repository.js';
 import { accountsRoutes } from './modules/accounts/accounts.routes.js';
 import { AccountsService } from './modules/accounts/accounts.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
+import { createTelemetry, type Telemetry } from './modules/telemetry.js';
+import { createRealtime, type Realtime } from './realtime/index.js';
 import { openStorage, type Storage } from './storage/database.js';
 import { migrateToLatest } from './storage/migrate.js';
 
@@ -25,12 +28,19 @@ declare module 'fastify' {
   }
 }
 
-/** What the app is built from; every service is reachable here for start-up tasks and tests. */
-export interface AppContext {
+/** The core every module is built from. */
+export interface BaseContext {
   config: AppConfig;
   storage: Storage;
   tokens: AccessTokens;
   accounts: AccountsService;
+  events: EventBus;
+}
+
+/** What the app is built from; every service is reachable here for start-up tasks and tests. */
+export interface AppContext extends BaseContext {
+  telemetry: Telemetry;
+  realtime: Realtime;
 }
 
 export interface BuildOptions {
@@ -69,7 +79,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
     loginFailureWindowMs: config.loginFailureWindowMs,
     publicUrl: config.publicUrl,
   });
-  const ctx: AppContext = { config, storage, tokens, accounts };
+  const base: BaseContext = { config, storage, tokens, accounts, events: new EventBus() };
   app.decorate('authenticate', makeAuthenticate(tokens, accounts.sessionActive));
 
   await app.register(helmet, {
@@ -111,6 +121,9 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
     },
     { prefix: '/api' },
   );
+  const telemetry = await createTelemetry(app, base);
+  const realtime = await createRealtime(app, base, telemetry);
+  const ctx: AppContext = { ...base, telemetry, realtime };
 
   const indexHtml = path.join(config.webDistDir, 'index.html');
   const hasWeb = existsSync(indexHtml);

@@ -1,0 +1,40 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { type Browser, type BrowserContext, chromium } from 'playwright-core';
+
+export const screenshotDir = path.resolve(import.meta.dirname, '../../.tmp/screenshots');
+
+/** Debian's Chromium, headless, with the flags this machine needs (no sandbox as root, no network chatter). */
+export async function launchBrowser(): Promise<{ browser: Browser; close(): Promise<void> }> {
+  const profile = mkdtempSync(path.join(os.tmpdir(), 'phasewatch-chromium-'));
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      `--user-data-dir=${profile}`,
+    ].filter((a) => !a.startsWith('--user-data-dir')),
+  });
+  return {
+    browser,
+    async close() {
+      await browser.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A fresh browser context (its own storage) at desktop size, or mobile width below the 576 px breakpoint. */
+export function newContext(browser: Browser, opts: { mobile?: boolean; baseURL?: string } = {}): Promise<BrowserContext> {
+  return browser.newContext({
+    viewport: opts.mobile ? { width: 390, height: 800 } : { width: 1280, height: 800 },
+    ...(opts.baseURL ? { baseURL: opts.baseURL } : {}),
+  });
+}
