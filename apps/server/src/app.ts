@@ -73,13 +73,15 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
   await migrateToLatest(storage.db as never, storage.dialect);
 
   const tokens = new AccessTokens(config.jwtSecret, config.accessTokenTtlSeconds);
+  const events = new EventBus();
   const accounts = new AccountsService(new AccountsRepository(storage.db), tokens, app.log, {
     refreshTtlSeconds: config.refreshTokenTtlSeconds,
     loginMaxFailures: config.loginMaxFailures,
     loginFailureWindowMs: config.loginFailureWindowMs,
     publicUrl: config.publicUrl,
+    events,
   });
-  const base: BaseContext = { config, storage, tokens, accounts, events: new EventBus() };
+  const base: BaseContext = { config, storage, tokens, accounts, events };
   app.decorate('authenticate', makeAuthenticate(tokens, accounts.sessionActive));
 
   await app.register(helmet, {

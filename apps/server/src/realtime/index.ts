@@ -1,11 +1,117 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { HUB_PATH, type HubEventMap, type HubEventName } from '@phasewatch/shared';
 import type { FastifyInstance } from 'fastify';
 import type { BaseContext } from '../app.js';
+import { bearerToken } from '../auth/authenticate.js';
+import type { DeviceStatusChanged, DomainEvents, ReadingCommitted } from '../events/bus.js';
+import { errorBody } from '../http/errors.js';
 import type { Telemetry } from '../modules/telemetry.js';
+import { DashboardHub, type HubOptions, type HubStats } from './dashboard-hub.js';
+import { devicesTableOwnership } from './device-ownership.js';
+import { type FanoutEvent, PgFanout } from './pg-fanout.js';
 
-// biome-ignore lint/complexity/noBannedTypes: filled in by the realtime hub.
-export type Realtime = {};
+/** The realtime hub as other modules and tests see it. */
+export interface Realtime {
+  /** Pushes an event (notification, export ready, …) to all of a user's hub connections, on every instance. */
+  sendToUser<E extends HubEventName>(userId: number, event: E, payload: HubEventMap[E]): void;
+  stats(): HubStats;
+  /** Cuts a user's sockets without a Close message, as a network failure would; returns how many. */
+  dropConnections(userId: number): number;
+  /** Shortens timings and limits (tests). */
+  configure(options: Partial<HubOptions>): void;
+}
 
 /** Mounts the SignalR-protocol hub at /hubs/dashboardHub (closed with the app). */
-export async function createRealtime(_app: FastifyInstance, _base: BaseContext, _telemetry: Telemetry): Promise<Realtime> {
-  return {};
+export async function createRealtime(app: FastifyInstance, base: BaseContext, _telemetry: Telemetry): Promise<Realtime> {
+  const log = app.log.child({ module: 'realtime' });
+  const hub = new DashboardHub({
+    tokens: base.tokens,
+    sessionActive: base.accounts.sessionActive,
+    ownsDevice: devicesTableOwnership(base.storage),
+    log,
+  });
+
+  // Events from other instances; our own were delivered locally already.
+  const fromOtherInstance = (e: FanoutEvent) => {
+    switch (e.k) {
+      case 'reading':
+        hub.deliverReading(e.e);
+        return;
+      case 'status':
+        hub.deliverStatus(e.e);
+        return;
+      case 'user':
+        hub.deliverToUser(e.userId, e.event as HubEventName, e.payload as HubEventMap[HubEventName]);
+        return;
+      case 'deviceDeleted':
+        hub.forgetDevice(e.userId, e.deviceId);
+        return;
+      case 'sessionRevoked':
+        hub.closeSession(e.sessionId);
+        return;
+    }
+  };
+  const fanout =
+    base.storage.dialect === 'postgres' && base.storage.pgPool ? new PgFanout(base.storage.pgPool, fromOtherInstance, log) : null;
+  await fanout?.start();
+
+  const { events } = base;
+  const onReading: (e: ReadingCommitted) => void = (e) => {
+    hub.deliverReading(e);
+    fanout?.publish({ k: 'reading', e });
+  };
+  const onStatus: (e: DeviceStatusChanged) => void = (e) => {
+    hub.deliverStatus(e);
+    fanout?.publish({ k: 'status', e });
+  };
+  const onDeleted: (...a: DomainEvents['deviceDeleted']) => void = ({ userId, deviceId }) => {
+    hub.forgetDevice(userId, deviceId);
+    fanout?.publish({ k: 'deviceDeleted', userId, deviceId });
+  };
+  const onRevoked: (...a: DomainEvents['sessionRevoked']) => void = ({ sessionId }) => {
+    hub.closeSession(sessionId);
+    fanout?.publish({ k: 'sessionRevoked', sessionId });
+  };
+  events.on('readingCommitted', onReading);
+  events.on('deviceStatusChanged', onStatus);
+  events.on('deviceDeleted', onDeleted);
+  events.on('sessionRevoked', onRevoked);
+
+  app.post(`${HUB_PATH}/negotiate`, async (req, reply) => {
+    const auth = await hub.authenticate(bearerToken(req.headers.authorization));
+    if (!auth) return reply.status(401).send(errorBody(401, 'Invalid or expired token', [{ message: 'Invalid or expired token' }]));
+    return reply.header('cache-control', 'no-store').send(hub.negotiate(auth));
+  });
+
+  const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (url.pathname.replace(/\/+$/, '') !== HUB_PATH) {
+      // Nobody else takes upgrades: refuse instead of leaving the socket hanging.
+      if (app.server.listenerCount('upgrade') === 1) socket.destroy();
+      return;
+    }
+    void hub.handleUpgrade(req, socket, head, url);
+  };
+  app.server.on('upgrade', onUpgrade);
+
+  app.addHook('preClose', async () => {
+    app.server.off('upgrade', onUpgrade);
+    events.off('readingCommitted', onReading);
+    events.off('deviceStatusChanged', onStatus);
+    events.off('deviceDeleted', onDeleted);
+    events.off('sessionRevoked', onRevoked);
+    await hub.close();
+    await fanout?.stop();
+  });
+
+  return {
+    sendToUser(userId, event, payload) {
+      hub.deliverToUser(userId, event, payload);
+      fanout?.publish({ k: 'user', userId, event, payload });
+    },
+    stats: () => hub.stats(),
+    dropConnections: (userId) => hub.dropConnections(userId),
+    configure: (options) => hub.configure(options),
+  };
 }

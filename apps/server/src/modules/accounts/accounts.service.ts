@@ -9,6 +9,7 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import { DUMMY_HASH, hashPassword, verifyPassword } from '../../auth/passwords.js';
 import { type AccessTokens, randomToken, sha256 } from '../../auth/tokens.js';
+import type { EventBus } from '../../events/bus.js';
 import { ApiError, unauthorized } from '../../http/errors.js';
 import type { UserRow } from '../../storage/schema.js';
 import type { AccountsRepository } from './accounts.repository.js';
@@ -26,6 +27,8 @@ export interface AccountsServiceOptions {
   loginMaxFailures: number;
   loginFailureWindowMs: number;
   publicUrl: string;
+  /** Told about ended sessions, so the realtime hub closes their connections. */
+  events?: EventBus;
 }
 
 const RESET_TTL_MS = 60 * 60_000;
@@ -159,10 +162,11 @@ export class AccountsService {
   async logout(sessionId: string | null, refreshToken: string | undefined): Promise<void> {
     const now = Date.now();
     if (sessionId) await this.repo.revokeFamily(sessionId, now);
-    if (refreshToken) {
-      const row = await this.repo.findRefreshToken(sha256(refreshToken));
-      if (row) await this.repo.revokeFamily(row.family, now);
-    }
+    const row = refreshToken ? await this.repo.findRefreshToken(sha256(refreshToken)) : undefined;
+    if (row) await this.repo.revokeFamily(row.family, now);
+    // userId 0 when only the access token's session is known (listeners close by sessionId).
+    if (sessionId) this.opts.events?.emit('sessionRevoked', { sessionId, userId: row?.family === sessionId ? row.user_id : 0 });
+    if (row && row.family !== sessionId) this.opts.events?.emit('sessionRevoked', { sessionId: row.family, userId: row.user_id });
   }
 
   sessionActive = (sessionId: string) => this.repo.isFamilyActive(sessionId);

@@ -1,0 +1,534 @@
+import { HubConnectionBuilder, HubConnectionState, type HubConnection as SignalRConnection } from '@microsoft/signalr';
+import {
+  HUB_EVENTS,
+  HUB_METHODS,
+  HUB_PATH,
+  type LiveMeasurement,
+  REALTIME_KEEP_ALIVE_MS,
+  REALTIME_RECONNECT_DELAYS_MS,
+  REALTIME_SERVER_TIMEOUT_MS,
+} from '@phasewatch/shared';
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { type AppContext, buildApp } from '../app.js';
+import { type AppConfig, loadConfig } from '../config.js';
+import { openStorage, type Storage } from '../storage/database.js';
+import { buildTestApp, signUp, type TestApp } from '../test/app.js';
+import { createTestStorage, DIALECTS } from '../test/storage.js';
+
+const RS = '\x1e';
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function waitFor(cond: () => boolean, timeoutMs = 5_000, what = 'condition'): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!cond()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(20);
+  }
+}
+
+/**
+ * A device row owned by the user. The hub reads only `devices.id` and `devices.user_id`; the other
+ * required columns belong to the telemetry module and are filled with placeholders found from the
+ * catalogue, so this setup does not break when that table grows.
+ */
+async function addDevice(storage: Storage, userId: number): Promise<number> {
+  type Col = { name: string; numeric: boolean };
+  let cols: Col[];
+  if (storage.dialect === 'sqlite') {
+    const r = await sql<{
+      name: string;
+      type: string;
+      notnull: number;
+      dflt_value: unknown;
+      pk: number;
+    }>`PRAGMA table_info(devices)`.execute(storage.db);
+    cols = r.rows
+      .filter((c) => c.notnull && c.dflt_value === null && !c.pk)
+      .map((c) => ({ name: c.name, numeric: /int|real|num|doub|floa/i.test(c.type) }));
+  } else {
+    const r = await sql<{ column_name: string; data_type: string }>`
+      SELECT column_name, data_type FROM information_schema.columns
+      WHERE table_name = 'devices' AND is_nullable = 'NO' AND column_default IS NULL AND is_identity = 'NO'`.execute(storage.db);
+    cols = r.rows.map((c) => ({ name: c.column_name, numeric: /int|real|num|doub/i.test(c.data_type) }));
+  }
+  const row: Record<string, unknown> = {};
+  for (const c of cols) row[c.name] = c.numeric ? 1 : Math.random().toString(36).slice(2, 10);
+  row.user_id = userId;
+  const names = Object.keys(row);
+  const r = await sql<{ id: number }>`INSERT INTO devices (${sql.join(names.map((n) => sql.ref(n)))}) VALUES (${sql.join(
+    names.map((n) => row[n]),
+  )}) RETURNING id`.execute(storage.db);
+  const id = r.rows[0]?.id;
+  if (id === undefined) throw new Error('device insert returned no id');
+  return Number(id);
+}
+
+function hubUrl(app: FastifyInstance): string {
+  const addr = app.server.address();
+  if (!addr || typeof addr === 'string') throw new Error('not listening');
+  return `http://127.0.0.1:${addr.port}${HUB_PATH}`;
+}
+
+/** The official client, configured as the web app configures it. */
+function officialClient(url: string, getToken: () => string | Promise<string>): SignalRConnection {
+  return new HubConnectionBuilder()
+    .withUrl(url, { accessTokenFactory: getToken })
+    .withAutomaticReconnect([...REALTIME_RECONNECT_DELAYS_MS])
+    .withKeepAliveInterval(REALTIME_KEEP_ALIVE_MS)
+    .withServerTimeout(REALTIME_SERVER_TIMEOUT_MS)
+    .configureLogging({ log: () => {} })
+    .build();
+}
+
+/** A raw WebSocket speaking the protocol by hand, as a browser would connect (token in the query). */
+class RawClient {
+  readonly records: string[] = [];
+  closed = false;
+  closeCode = 0;
+  constructor(readonly ws: WebSocket) {
+    ws.on('message', (d) => {
+      for (const r of d.toString().split(RS)) if (r) this.records.push(r);
+    });
+    ws.on('close', (code) => {
+      this.closed = true;
+      this.closeCode = code;
+    });
+    ws.on('error', () => {});
+  }
+  static async open(app: FastifyInstance, token: string, handshake = true): Promise<RawClient> {
+    const res = await fetch(`${hubUrl(app)}/negotiate?negotiateVersion=1`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const { connectionToken } = (await res.json()) as { connectionToken: string };
+    const ws = new WebSocket(`${hubUrl(app).replace('http', 'ws')}?id=${connectionToken}&access_token=${encodeURIComponent(token)}`);
+    const c = new RawClient(ws);
+    await new Promise<void>((resolve, reject) => {
+      ws.once('open', () => resolve());
+      ws.once('error', reject);
+    });
+    if (handshake) {
+      ws.send(`{"protocol":"json","version":1}${RS}`);
+      await waitFor(() => c.records.length > 0, 5_000, 'handshake');
+      expect(c.records.shift()).toBe('{}');
+    }
+    return c;
+  }
+  send(text: string) {
+    this.ws.send(text);
+  }
+  messages(): { type: number; [k: string]: unknown }[] {
+    return this.records.map((r) => JSON.parse(r) as { type: number });
+  }
+}
+
+describe.each(DIALECTS)('dashboard hub on %s', (dialect) => {
+  let t: TestApp;
+  const clients: SignalRConnection[] = [];
+  const raws: RawClient[] = [];
+  const connect = async (getToken: () => string | Promise<string>) => {
+    const c = officialClient(hubUrl(t.app), getToken);
+    clients.push(c);
+    await c.start();
+    return c;
+  };
+
+  beforeAll(async () => {
+    t = await buildTestApp(dialect);
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterEach(async () => {
+    await Promise.all(clients.splice(0).map((c) => c.stop()));
+    for (const r of raws.splice(0)) r.ws.terminate();
+    t.ctx.realtime.configure({ keepAliveMs: 10_000, clientTimeoutMs: 30_000, maxBufferedBytes: 256 * 1024, tickMs: 1_000 });
+  });
+  afterAll(async () => t?.close());
+
+  it('answers 401 on negotiate without a valid token, and start() rejects', async () => {
+    const none = await fetch(`${hubUrl(t.app)}/negotiate?negotiateVersion=1`, { method: 'POST' });
+    expect(none.status).toBe(401);
+    const forged = await fetch(`${hubUrl(t.app)}/negotiate?negotiateVersion=1`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer not.a.jwt' },
+    });
+    expect(forged.status).toBe(401);
+    const c = officialClient(hubUrl(t.app), () => 'not.a.jwt');
+    await expect(c.start()).rejects.toThrow(/401|Unauthorized/);
+    expect(c.state).toBe(HubConnectionState.Disconnected);
+  });
+
+  it('negotiates version 1, WebSockets only, with a URL-safe token', async () => {
+    const u = await signUp(t.app);
+    const res = await fetch(`${hubUrl(t.app)}/negotiate?negotiateVersion=1`, { method: 'POST', headers: u.auth });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as Record<string, unknown>;
+    expect(body).toEqual({
+      connectionId: expect.any(String),
+      connectionToken: expect.stringMatching(/^[A-Za-z0-9_-]+$/),
+      negotiateVersion: 1,
+      availableTransports: [{ transport: 'WebSockets', transferFormats: ['Text', 'Binary'] }],
+    });
+  });
+
+  it('answers invocations with a result or an error Completion', async () => {
+    const a = await signUp(t.app);
+    const b = await signUp(t.app);
+    const own = await addDevice(t.ctx.storage, a.userId);
+    const foreign = await addDevice(t.ctx.storage, b.userId);
+    const c = await connect(() => a.token);
+    expect(c.state).toBe(HubConnectionState.Connected);
+    await expect(c.invoke(HUB_METHODS.subscribeDevice, own)).resolves.toBe(true);
+    await expect(c.invoke(HUB_METHODS.subscribeDevice, foreign)).rejects.toThrow(`Device ${foreign} not found.`);
+    await expect(c.invoke(HUB_METHODS.subscribeDevice, 'x')).rejects.toThrow(/positive integer/);
+    await expect(c.invoke('NoSuchMethod')).rejects.toThrow(/Unknown hub method/);
+    await expect(c.invoke(HUB_METHODS.unsubscribeDevice, own)).resolves.toBe(true);
+    await expect(c.invoke(HUB_METHODS.unsubscribeDevice, own)).resolves.toBe(false);
+    // The connection survives errors.
+    expect(c.state).toBe(HubConnectionState.Connected);
+  });
+
+  it("delivers a committed reading to the owner's subscribed connection only", async () => {
+    const a = await signUp(t.app);
+    const b = await signUp(t.app);
+    const devA = await addDevice(t.ctx.storage, a.userId);
+    const devB = await addDevice(t.ctx.storage, b.userId);
+    const subscribed = await connect(() => a.token);
+    const notSubscribed = await connect(() => a.token);
+    const other = await connect(() => b.token);
+    const got: Record<string, LiveMeasurement[]> = { subscribed: [], notSubscribed: [], other: [] };
+    subscribed.on(HUB_EVENTS.liveMeasurement, (m: LiveMeasurement) => got.subscribed?.push(m));
+    notSubscribed.on(HUB_EVENTS.liveMeasurement, (m: LiveMeasurement) => got.notSubscribed?.push(m));
+    other.on(HUB_EVENTS.liveMeasurement, (m: LiveMeasurement) => got.other?.push(m));
+    await subscribed.invoke(HUB_METHODS.subscribeDevice, devA);
+    await other.invoke(HUB_METHODS.subscribeDevice, devB);
+
+    t.ctx.events.emit('readingCommitted', { deviceId: devA, userId: a.userId, ts: 1_700_000_000_000, values: { P: 1.5, U1: 231 } });
+    await waitFor(() => got.subscribed?.length === 1, 5_000, 'reading');
+    expect(got.subscribed).toEqual([{ deviceId: devA, ts: 1_700_000_000_000, values: { P: 1.5, U1: 231 } }]);
+    // A reading of B's device goes to B; nothing of A's reaches B.
+    t.ctx.events.emit('readingCommitted', { deviceId: devB, userId: b.userId, ts: 1_700_000_001_000, values: { P: 2 } });
+    await waitFor(() => got.other?.length === 1, 5_000, 'reading of B');
+    await sleep(100);
+    expect(got.other?.map((m) => m.deviceId)).toEqual([devB]);
+    expect(got.notSubscribed).toEqual([]);
+    expect(got.subscribed?.map((m) => m.deviceId)).toEqual([devA]);
+  });
+
+  it("pushes device status to all the owner's connections, and notifications via sendToUser", async () => {
+    const a = await signUp(t.app);
+    const b = await signUp(t.app);
+    const dev = await addDevice(t.ctx.storage, a.userId);
+    const c1 = await connect(() => a.token);
+    const c2 = await connect(() => a.token);
+    const cb = await connect(() => b.token);
+    const statuses: unknown[] = [];
+    const notes: unknown[] = [];
+    for (const c of [c1, c2, cb]) {
+      c.on(HUB_EVENTS.deviceStatus, (s) => statuses.push(s));
+      c.on(HUB_EVENTS.notification, (n) => notes.push(n));
+    }
+    t.ctx.events.emit('deviceStatusChanged', { deviceId: dev, userId: a.userId, status: 'offline', weakSignal: true });
+    t.ctx.realtime.sendToUser(a.userId, 'notification', { id: 7, deviceId: dev, level: 'warning', message: 'm', ts: 1 });
+    await waitFor(() => statuses.length === 2 && notes.length === 2, 5_000, 'status and notification');
+    await sleep(100);
+    expect(statuses).toEqual([
+      { deviceId: dev, status: 'offline', weakSignal: true },
+      { deviceId: dev, status: 'offline', weakSignal: true },
+    ]);
+    expect(notes).toHaveLength(2);
+  });
+
+  it('closes the connections of a session ended by logout, without reconnecting', async () => {
+    const a = await signUp(t.app);
+    const c = await connect(() => a.token);
+    let closedWith: Error | undefined;
+    const closed = new Promise<void>((resolve) =>
+      c.onclose((err) => {
+        closedWith = err;
+        resolve();
+      }),
+    );
+    let reconnecting = false;
+    c.onreconnecting(() => {
+      reconnecting = true;
+    });
+    const res = await t.app.inject({ method: 'GET', url: '/api/account/logout', headers: a.auth });
+    expect(res.statusCode).toBe(200);
+    await closed;
+    expect(reconnecting).toBe(false);
+    expect(String(closedWith)).toMatch(/Session has ended/);
+    expect(c.state).toBe(HubConnectionState.Disconnected);
+    // And the revoked token cannot connect again.
+    await expect(connect(() => a.token)).rejects.toThrow(/401|Unauthorized/);
+  });
+
+  it('reconnects after a dropped socket and the client resubscribes', async () => {
+    const a = await signUp(t.app);
+    const dev = await addDevice(t.ctx.storage, a.userId);
+    const c = await connect(() => a.token);
+    const got: LiveMeasurement[] = [];
+    c.on(HUB_EVENTS.liveMeasurement, (m: LiveMeasurement) => got.push(m));
+    await c.invoke(HUB_METHODS.subscribeDevice, dev);
+    const firstId = c.connectionId;
+    const reconnected = new Promise<void>((resolve) =>
+      c.onreconnected(async () => {
+        // Subscriptions live on the server connection, which is new: rebuild them.
+        await c.invoke(HUB_METHODS.subscribeDevice, dev);
+        resolve();
+      }),
+    );
+    expect(t.ctx.realtime.dropConnections(a.userId)).toBe(1);
+    await reconnected;
+    expect(c.state).toBe(HubConnectionState.Connected);
+    expect(c.connectionId).not.toBe(firstId);
+    t.ctx.events.emit('readingCommitted', { deviceId: dev, userId: a.userId, ts: 5, values: { P: 3 } });
+    await waitFor(() => got.length === 1, 5_000, 'reading after reconnect');
+    expect(got[0]?.values).toEqual({ P: 3 });
+  });
+
+  it('pings after silence and drops a client that stays silent', async () => {
+    const a = await signUp(t.app);
+    t.ctx.realtime.configure({ keepAliveMs: 200, clientTimeoutMs: 1_500, tickMs: 50 });
+    const r = await RawClient.open(t.app, a.token);
+    raws.push(r);
+    await waitFor(() => r.messages().some((m) => m.type === 6), 3_000, 'a ping');
+    expect(r.closed).toBe(false);
+    await waitFor(() => r.closed, 5_000, 'the silent client to be dropped');
+    expect(r.messages().at(-1)).toMatchObject({ type: 7, allowReconnect: true });
+  });
+
+  it('keeps a client that talks, using the access_token query path of browsers', async () => {
+    const a = await signUp(t.app);
+    const dev = await addDevice(t.ctx.storage, a.userId);
+    t.ctx.realtime.configure({ keepAliveMs: 200, clientTimeoutMs: 600, tickMs: 50 });
+    const r = await RawClient.open(t.app, a.token);
+    raws.push(r);
+    // Two records in one frame, as the client may batch them.
+    r.send(`{"type":6}${RS}{"type":1,"invocationId":"0","target":"subscribedevice","arguments":[${dev}]}${RS}`);
+    for (let i = 0; i < 10; i++) {
+      await sleep(150);
+      r.send(`{"type":6}${RS}`);
+    }
+    expect(r.closed).toBe(false);
+    expect(r.messages()).toContainEqual({ type: 3, invocationId: '0', result: true });
+    t.ctx.events.emit('readingCommitted', { deviceId: dev, userId: a.userId, ts: 9, values: { P: 1 } });
+    await waitFor(() => r.messages().some((m) => m.type === 1), 3_000, 'push');
+    expect(r.messages().find((m) => m.type === 1)).toEqual({
+      type: 1,
+      target: 'liveMeasurement',
+      arguments: [{ deviceId: dev, ts: 9, values: { P: 1 } }],
+    });
+  });
+
+  it('refuses an upgrade without a valid token (401) and with an unknown id (404)', async () => {
+    const a = await signUp(t.app);
+    const wsUrl = hubUrl(t.app).replace('http', 'ws');
+    const status = (url: string, headers: Record<string, string> = {}) =>
+      new Promise<number>((resolve) => {
+        const ws = new WebSocket(url, { headers });
+        ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+        ws.on('open', () => {
+          ws.terminate();
+          resolve(101);
+        });
+        ws.on('error', () => {});
+      });
+    expect(await status(`${wsUrl}?id=abc`)).toBe(401);
+    expect(await status(`${wsUrl}?id=abc&access_token=forged`)).toBe(401);
+    expect(await status(`${wsUrl}?id=abc&access_token=${encodeURIComponent(a.token)}`)).toBe(404);
+    expect(await status(`${wsUrl}?id=abc`, { authorization: `Bearer ${a.token}` })).toBe(404);
+  });
+
+  it.each([
+    ['bad JSON', `{"type":1,${RS}`],
+    ['a missing separator', '{"type":6}'],
+    ['an unknown type', `{"type":42}${RS}`],
+    ['an invocation without arguments', `{"type":1,"target":"SubscribeDevice"}${RS}`],
+  ])('closes the connection cleanly on %s', async (_name, frame) => {
+    const a = await signUp(t.app);
+    const r = await RawClient.open(t.app, a.token);
+    raws.push(r);
+    r.send(frame);
+    await waitFor(() => r.closed, 3_000, 'close');
+    expect(r.closeCode).toBe(1000);
+    const close = r.messages().at(-1);
+    expect(close).toMatchObject({ type: 7, error: expect.stringMatching(/error/) });
+    expect(close?.allowReconnect).toBeUndefined();
+    // The server is unharmed.
+    const again = await connect(() => a.token);
+    expect(again.state).toBe(HubConnectionState.Connected);
+  });
+
+  it('closes on an oversized frame and on a bad handshake', async () => {
+    const a = await signUp(t.app);
+    const big = await RawClient.open(t.app, a.token);
+    raws.push(big);
+    big.send(`{"type":6,"pad":"${'x'.repeat(40_000)}"}${RS}`);
+    await waitFor(() => big.closed, 3_000, 'close on oversized');
+    expect(big.closeCode).toBe(1009);
+    const hs = await RawClient.open(t.app, a.token, false);
+    raws.push(hs);
+    hs.send(`{"protocol":"messagepack","version":1}${RS}`);
+    await waitFor(() => hs.closed, 3_000, 'close on bad handshake');
+    expect(hs.records[0]).toMatch(/"error":".*messagepack/);
+    const ok = await connect(() => a.token);
+    expect(ok.state).toBe(HubConnectionState.Connected);
+  });
+
+  it('drops a client that does not read, without stalling the others', async () => {
+    const a = await signUp(t.app);
+    const dev = await addDevice(t.ctx.storage, a.userId);
+    t.ctx.realtime.configure({ maxBufferedBytes: 64 * 1024 });
+    const slow = await RawClient.open(t.app, a.token);
+    raws.push(slow);
+    slow.send(`{"type":1,"invocationId":"0","target":"SubscribeDevice","arguments":[${dev}]}${RS}`);
+    await waitFor(() => slow.records.length > 0, 3_000, 'subscribe');
+    const fast = await connect(() => a.token);
+    let fastGot = 0;
+    fast.on(HUB_EVENTS.liveMeasurement, () => {
+      fastGot++;
+    });
+    await fast.invoke(HUB_METHODS.subscribeDevice, dev);
+    // The slow client stops reading: its socket buffers fill up on both ends.
+    const socket = (slow.ws as unknown as { _socket: { pause(): void } })._socket;
+    socket.pause();
+    const values: Record<string, number> = {};
+    for (let i = 0; i < 200; i++) values[`p${i}`] = i + 0.123456;
+    const before = t.ctx.realtime.stats().droppedSlow;
+    const n = 2_000;
+    for (let i = 0; i < n; i++) {
+      t.ctx.events.emit('readingCommitted', { deviceId: dev, userId: a.userId, ts: i, values });
+      if (i % 100 === 0) await sleep(5);
+    }
+    await waitFor(() => fastGot === n, 15_000, 'all readings at the fast client');
+    expect(t.ctx.realtime.stats().droppedSlow).toBe(before + 1);
+    expect(t.ctx.realtime.stats().connections).toBe(1);
+  });
+});
+
+describe('access token expiry during a connection', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp('sqlite', { accessTokenTtlSeconds: 3 });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(async () => t?.close());
+
+  it('withholds delivery once the token has expired and resumes after renegotiating with a fresh token', async () => {
+    const a = await signUp(t.app);
+    const dev = await addDevice(t.ctx.storage, a.userId);
+    // Only the check before sending may notice the expiry here, not the periodic sweep.
+    t.ctx.realtime.configure({ tickMs: 60_000 });
+    let token = a.token;
+    let cookie = a.refreshCookie;
+    let refreshes = 0;
+    const expiresAt = (jwt: string) =>
+      (JSON.parse(Buffer.from(jwt.split('.')[1] ?? '', 'base64url').toString()) as { exp: number }).exp * 1000;
+    // As the web app does: a fresh token from the refresh endpoint when the stored one has expired.
+    const factory = async () => {
+      if (expiresAt(token) > Date.now()) return token;
+      const res = await t.app.inject({ method: 'POST', url: '/api/account/refreshtoken', cookies: { pw_refresh: cookie } });
+      expect(res.statusCode).toBe(200);
+      token = (res.json() as { token: string }).token;
+      cookie = res.cookies.find((c) => c.name === 'pw_refresh')?.value ?? '';
+      refreshes++;
+      return token;
+    };
+    const c = officialClient(hubUrl(t.app), factory);
+    const got: LiveMeasurement[] = [];
+    c.on(HUB_EVENTS.liveMeasurement, (m: LiveMeasurement) => got.push(m));
+    let resubscribed = 0;
+    c.onreconnected(async () => {
+      await c.invoke(HUB_METHODS.subscribeDevice, dev);
+      resubscribed++;
+    });
+    try {
+      await c.start();
+      await c.invoke(HUB_METHODS.subscribeDevice, dev);
+      await sleep(expiresAt(token) - Date.now() + 100);
+      t.ctx.events.emit('readingCommitted', { deviceId: dev, userId: a.userId, ts: 1, values: { P: 1 } });
+      await waitFor(() => resubscribed === 1, 10_000, 'reconnect and resubscribe');
+      expect(refreshes).toBe(1);
+      t.ctx.events.emit('readingCommitted', { deviceId: dev, userId: a.userId, ts: 2, values: { P: 2 } });
+      await waitFor(() => got.length > 0, 5_000, 'reading after reconnect');
+      await sleep(100);
+      expect(got.map((m) => m.ts)).toEqual([2]);
+    } finally {
+      await c.stop();
+    }
+  });
+});
+
+describe('several instances on one PostgreSQL', () => {
+  const instances: { app: FastifyInstance; ctx: AppContext }[] = [];
+  let dispose: () => Promise<void> = async () => {};
+  let storage: Storage;
+
+  beforeAll(async () => {
+    const ts = await createTestStorage('postgres');
+    dispose = ts.dispose;
+    storage = ts.storage;
+    const config: AppConfig = {
+      ...loadConfig({ DATA_DIR: ts.dataDir, JWT_SECRET: 'test-secret-for-signing-tokens-0123456789', DATABASE_URL: ts.databaseUrl }),
+      demo: null,
+      simulate: false,
+      webDistDir: '/nonexistent',
+      logLevel: 'silent',
+    };
+    for (let i = 0; i < 2; i++) {
+      // Each instance has its own pool and LISTEN client, as separate processes would.
+      const built = await buildApp(config, { storage: openStorage({ databaseUrl: ts.databaseUrl, dataDir: ts.dataDir }), logger: false });
+      await built.app.listen({ port: 0, host: '127.0.0.1' });
+      instances.push(built);
+    }
+  });
+  afterAll(async () => {
+    for (const { app } of instances) await app.close();
+    await dispose();
+  });
+
+  it('delivers events committed on instance A to clients of instance B, once, and only to the owner', async () => {
+    const [a, b] = instances as [(typeof instances)[0], (typeof instances)[0]];
+    const u = await signUp(a.app);
+    const other = await signUp(a.app);
+    const dev = await addDevice(storage, u.userId);
+    const onA = officialClient(hubUrl(a.app), () => u.token);
+    const onB = officialClient(hubUrl(b.app), () => u.token);
+    const otherOnB = officialClient(hubUrl(b.app), () => other.token);
+    const got: Record<'a' | 'b' | 'other', LiveMeasurement[]> = { a: [], b: [], other: [] };
+    const notes: unknown[] = [];
+    onA.on(HUB_EVENTS.liveMeasurement, (m: LiveMeasurement) => got.a.push(m));
+    onB.on(HUB_EVENTS.liveMeasurement, (m: LiveMeasurement) => got.b.push(m));
+    onB.on(HUB_EVENTS.exportReady, (n) => notes.push(n));
+    otherOnB.on(HUB_EVENTS.liveMeasurement, (m: LiveMeasurement) => got.other.push(m));
+    try {
+      await Promise.all([onA.start(), onB.start(), otherOnB.start()]);
+      await onA.invoke(HUB_METHODS.subscribeDevice, dev);
+      await onB.invoke(HUB_METHODS.subscribeDevice, dev);
+      // Bigger than one NOTIFY payload (8,000 bytes): it travels in parts.
+      const big: Record<string, number> = {};
+      for (let i = 0; i < 600; i++) big[`param_${i}`] = i + 0.5;
+      for (let i = 0; i < 50; i++) a.ctx.events.emit('readingCommitted', { deviceId: dev, userId: u.userId, ts: i, values: { P: i } });
+      a.ctx.events.emit('readingCommitted', { deviceId: dev, userId: u.userId, ts: 50, values: big });
+      a.ctx.realtime.sendToUser(u.userId, 'exportReady', { exportId: 'e1', fileName: 'x.csv', downloadUrl: '/api/exports/e1' });
+      await waitFor(() => got.b.length === 51 && notes.length === 1, 10_000, 'readings on B');
+      await sleep(300);
+      expect(got.b.map((m) => m.ts)).toEqual([...Array(51).keys()]);
+      expect(got.b[50]?.values).toEqual(big);
+      expect(got.a.map((m) => m.ts)).toEqual([...Array(51).keys()]);
+      expect(got.other).toEqual([]);
+      expect(notes).toEqual([{ exportId: 'e1', fileName: 'x.csv', downloadUrl: '/api/exports/e1' }]);
+
+      // Logout on B closes the session's connection on A too.
+      const closed = new Promise<Error | undefined>((resolve) => onA.onclose(resolve));
+      const res = await b.app.inject({ method: 'GET', url: '/api/account/logout', headers: u.auth });
+      expect(res.statusCode).toBe(200);
+      expect(String(await closed)).toMatch(/Session has ended/);
+    } finally {
+      await Promise.all([onA.stop(), onB.stop(), otherOnB.stop()]);
+    }
+  });
+});

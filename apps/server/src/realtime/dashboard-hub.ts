@@ -1,0 +1,449 @@
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { HUB_EVENTS, HUB_MAX_MESSAGE_BYTES, HUB_METHODS, type HubEventMap, type HubEventName } from '@phasewatch/shared';
+import type { FastifyBaseLogger } from 'fastify';
+import { type RawData, type WebSocket, WebSocketServer } from 'ws';
+import { bearerToken } from '../auth/authenticate.js';
+import type { AccessTokens } from '../auth/tokens.js';
+import type { DeviceStatusChanged, ReadingCommitted } from '../events/bus.js';
+import { type Frame, type HubAuth, HubConnection } from './hub-connection.js';
+import {
+  completionFrame,
+  HANDSHAKE_OK_FRAME,
+  handshakeErrorFrame,
+  type InvocationMessage,
+  invocationFrame,
+  PING_FRAME,
+  ProtocolError,
+  parseHandshake,
+  parseMessage,
+  splitRecords,
+} from './hub-protocol.js';
+
+export type OwnsDevice = (userId: number, deviceId: number) => Promise<boolean>;
+
+/** Timings and limits; defaults follow the protocol notes, tests shorten them with `configure()`. */
+export interface HubOptions {
+  /** Server ping after this long without sending anything. */
+  keepAliveMs: number;
+  /** Drop a client after this long without receiving any message from it. */
+  clientTimeoutMs: number;
+  /** Time allowed between the upgrade and the handshake request. */
+  handshakeTimeoutMs: number;
+  /** A negotiated connection token not used by then is forgotten. */
+  negotiateTtlMs: number;
+  /** How often open connections' sessions are checked again (revocations on paths that emit no event). */
+  sessionCheckMs: number;
+  /** Period of the timer that pings, drops silent clients and closes expired ones. */
+  tickMs: number;
+  /** A connection whose socket holds more unsent bytes than this is dropped as too slow. */
+  maxBufferedBytes: number;
+}
+
+export const DEFAULT_HUB_OPTIONS: HubOptions = {
+  keepAliveMs: 10_000,
+  clientTimeoutMs: 30_000,
+  handshakeTimeoutMs: 15_000,
+  negotiateTtlMs: 60_000,
+  sessionCheckMs: 60_000,
+  tickMs: 1_000,
+  maxBufferedBytes: 256 * 1024,
+};
+
+export interface HubDeps {
+  tokens: AccessTokens;
+  sessionActive: (sessionId: string) => Promise<boolean>;
+  ownsDevice: OwnsDevice;
+  log: FastifyBaseLogger;
+}
+
+export interface NegotiateResponse {
+  connectionId: string;
+  connectionToken: string;
+  negotiateVersion: 1;
+  availableTransports: { transport: 'WebSockets'; transferFormats: ['Text', 'Binary'] }[];
+}
+
+interface Pending {
+  connectionId: string;
+  auth: HubAuth;
+  createdAt: number;
+}
+
+export interface HubStats {
+  connections: number;
+  pending: number;
+  /** Connections dropped because they did not read fast enough. */
+  droppedSlow: number;
+}
+
+// base64url: the client puts the token into the URL without encoding it.
+const newId = () => randomBytes(16).toString('base64url');
+
+function rawText(data: RawData): string {
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  if (data instanceof ArrayBuffer) return Buffer.from(data).toString('utf8');
+  return data.toString('utf8');
+}
+
+function rejectUpgrade(socket: Duplex, status: 401 | 404 | 409, text: string): void {
+  socket.end(
+    `HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: ${text.length}\r\n\r\n${text}`,
+  );
+  socket.destroy();
+}
+
+/**
+ * The server side of `/hubs/dashboardHub`: negotiate, the WebSocket transport, the JSON hub protocol,
+ * keep-alive, the hub methods, and delivery of events to the connections of their owner.
+ */
+export class DashboardHub {
+  private options: HubOptions;
+  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: HUB_MAX_MESSAGE_BYTES, perMessageDeflate: false });
+  private readonly pending = new Map<string, Pending>();
+  private readonly byToken = new Map<string, HubConnection>();
+  private readonly byUser = new Map<number, Set<HubConnection>>();
+  private timer: NodeJS.Timeout | null = null;
+  private lastSessionCheck = Date.now();
+  private droppedSlow = 0;
+  private closing = false;
+
+  constructor(
+    private readonly deps: HubDeps,
+    options: Partial<HubOptions> = {},
+  ) {
+    this.options = { ...DEFAULT_HUB_OPTIONS, ...options };
+    this.startTimer();
+  }
+
+  /** Changes timings and limits of new sends and ticks (tests). */
+  configure(options: Partial<HubOptions>): void {
+    this.options = { ...this.options, ...options };
+    this.startTimer();
+  }
+
+  stats(): HubStats {
+    return { connections: this.byToken.size, pending: this.pending.size, droppedSlow: this.droppedSlow };
+  }
+
+  // ---- authentication and negotiate -------------------------------------------------------------
+
+  /** The access token's claims if the token is valid and its session still active. */
+  async authenticate(token: string | null | undefined): Promise<HubAuth | null> {
+    if (!token) return null;
+    const claims = await this.deps.tokens.verify(token);
+    if (!claims || claims.expiresAt <= Date.now()) return null;
+    if (!(await this.deps.sessionActive(claims.sessionId))) return null;
+    return { userId: claims.userId, sessionId: claims.sessionId, expiresAt: claims.expiresAt };
+  }
+
+  /** Registers a connection token for the user; the WebSocket must arrive within `negotiateTtlMs`. */
+  negotiate(auth: HubAuth): NegotiateResponse {
+    const connectionToken = newId();
+    const connectionId = newId();
+    this.pending.set(connectionToken, { connectionId, auth, createdAt: Date.now() });
+    return {
+      connectionId,
+      connectionToken,
+      negotiateVersion: 1,
+      availableTransports: [{ transport: 'WebSockets', transferFormats: ['Text', 'Binary'] }],
+    };
+  }
+
+  // ---- the WebSocket transport ------------------------------------------------------------------
+
+  /**
+   * Handles an HTTP upgrade to the hub path. The token comes from `Authorization: Bearer` (Node client)
+   * or the `access_token` query parameter (browsers); neither is ever logged.
+   */
+  async handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer, url: URL): Promise<void> {
+    socket.on('error', () => {});
+    if (this.closing) return rejectUpgrade(socket, 404, 'Not Found');
+    const token = bearerToken(req.headers.authorization) ?? url.searchParams.get('access_token');
+    let auth: HubAuth | null;
+    try {
+      auth = await this.authenticate(token);
+    } catch (err) {
+      this.deps.log.error({ err }, 'hub: authentication failed');
+      auth = null;
+    }
+    if (!auth) return rejectUpgrade(socket, 401, 'Unauthorized');
+    const id = url.searchParams.get('id');
+    let connectionId: string;
+    let connectionToken: string;
+    if (id === null) {
+      // skipNegotiation: the connection is created by the upgrade itself.
+      connectionToken = newId();
+      connectionId = newId();
+    } else {
+      if (this.byToken.has(id)) return rejectUpgrade(socket, 409, 'Conflict');
+      const p = this.pending.get(id);
+      // A token negotiated by another user is as good as unknown to this one.
+      if (!p || p.auth.userId !== auth.userId) return rejectUpgrade(socket, 404, 'Not Found');
+      this.pending.delete(id);
+      connectionToken = id;
+      connectionId = p.connectionId;
+    }
+    if (socket.destroyed) return;
+    this.wss.handleUpgrade(req, socket, head, (ws) => this.accept(ws, connectionId, connectionToken, auth));
+  }
+
+  private accept(ws: WebSocket, connectionId: string, connectionToken: string, auth: HubAuth): void {
+    const conn = new HubConnection(connectionId, connectionToken, ws, auth, this.options.maxBufferedBytes, () => {
+      this.droppedSlow++;
+      this.deps.log.warn({ userId: auth.userId, connectionId }, 'hub: slow client dropped');
+    });
+    this.byToken.set(connectionToken, conn);
+    let set = this.byUser.get(auth.userId);
+    if (!set) {
+      set = new Set();
+      this.byUser.set(auth.userId, set);
+    }
+    set.add(conn);
+    ws.on('message', (data, isBinary) => this.onFrame(conn, data, isBinary));
+    ws.on('error', () => {
+      // Oversized frames (maxPayload) and broken sockets: ws closes the socket itself.
+      conn.closed = true;
+    });
+    ws.on('close', () => this.remove(conn));
+  }
+
+  private remove(conn: HubConnection): void {
+    conn.closed = true;
+    this.byToken.delete(conn.connectionToken);
+    const set = this.byUser.get(conn.auth.userId);
+    if (set) {
+      set.delete(conn);
+      if (set.size === 0) this.byUser.delete(conn.auth.userId);
+    }
+  }
+
+  private onFrame(conn: HubConnection, data: RawData, isBinary: boolean): void {
+    if (conn.closed) return;
+    conn.lastReceivedAt = Date.now();
+    try {
+      if (isBinary) throw new ProtocolError('Binary frames are not supported by the JSON protocol.');
+      const records = splitRecords(rawText(data));
+      for (const record of records) {
+        if (conn.closed) return;
+        if (!conn.handshaken) {
+          const hs = parseHandshake(record);
+          if (hs.protocol !== 'json' || hs.version !== 1) {
+            conn.send(handshakeErrorFrame(`The protocol '${hs.protocol}' version ${hs.version} is not supported.`));
+            conn.close();
+            return;
+          }
+          conn.handshaken = true;
+          conn.send(HANDSHAKE_OK_FRAME);
+          continue;
+        }
+        this.onMessage(conn, record);
+      }
+    } catch (err) {
+      if (!(err instanceof ProtocolError)) this.deps.log.error({ err }, 'hub: frame handling failed');
+      const reason = err instanceof ProtocolError ? err.message : 'Internal error.';
+      if (!conn.handshaken) {
+        conn.send(handshakeErrorFrame(reason));
+        conn.terminate();
+      } else {
+        conn.close(`Connection closed with an error. ${reason}`);
+      }
+    }
+  }
+
+  private onMessage(conn: HubConnection, record: string): void {
+    const msg = parseMessage(record);
+    switch (msg.type) {
+      case 1:
+      case 4:
+        if (this.expireIfNeeded(conn)) return;
+        void this.invoke(conn, msg);
+        return;
+      case 7:
+        conn.close();
+        return;
+      default:
+        // Ping, cancel (nothing streams), ignored types: receiving them already reset the timeout.
+        return;
+    }
+  }
+
+  // ---- hub methods ------------------------------------------------------------------------------
+
+  private async invoke(conn: HubConnection, msg: InvocationMessage): Promise<void> {
+    const id = msg.invocationId;
+    let outcome: { result: unknown } | { error: string };
+    if (msg.type === 4) {
+      outcome = { error: 'Streaming methods are not supported.' };
+    } else {
+      try {
+        outcome = { result: await this.runMethod(conn, msg.target, msg.arguments) };
+      } catch (err) {
+        if (err instanceof HubMethodError) outcome = { error: err.message };
+        else {
+          this.deps.log.error({ err, target: msg.target }, 'hub: method failed');
+          outcome = { error: 'An unexpected error occurred invoking the method on the server.' };
+        }
+      }
+    }
+    // `send` (no invocationId) gets nothing back, not even errors.
+    if (id !== undefined && !conn.closed) conn.send(completionFrame(id, outcome));
+  }
+
+  private async runMethod(conn: HubConnection, target: string, args: unknown[]): Promise<unknown> {
+    switch (target.toLowerCase()) {
+      case HUB_METHODS.subscribeDevice.toLowerCase(): {
+        const deviceId = deviceIdArgument(target, args);
+        if (!(await this.deps.ownsDevice(conn.auth.userId, deviceId))) throw new HubMethodError(`Device ${deviceId} not found.`);
+        conn.subscriptions.add(deviceId);
+        return true;
+      }
+      case HUB_METHODS.unsubscribeDevice.toLowerCase(): {
+        const deviceId = deviceIdArgument(target, args);
+        return conn.subscriptions.delete(deviceId);
+      }
+      default:
+        throw new HubMethodError(`Unknown hub method '${target}'`);
+    }
+  }
+
+  // ---- delivery ---------------------------------------------------------------------------------
+
+  /** A committed reading to the owner's connections subscribed to the device. */
+  deliverReading(e: ReadingCommitted): number {
+    const conns = this.byUser.get(e.userId);
+    if (!conns) return 0;
+    let frame: Buffer | null = null;
+    let sent = 0;
+    for (const conn of conns) {
+      if (!conn.subscriptions.has(e.deviceId) || !conn.handshaken) continue;
+      if (this.expireIfNeeded(conn)) continue;
+      frame ??= Buffer.from(
+        invocationFrame(HUB_EVENTS.liveMeasurement, [
+          { deviceId: e.deviceId, ts: e.ts, values: e.values } satisfies HubEventMap['liveMeasurement'],
+        ]),
+      );
+      if (conn.send(frame)) sent++;
+    }
+    return sent;
+  }
+
+  /** A device status change to all the owner's connections. */
+  deliverStatus(e: DeviceStatusChanged): number {
+    return this.deliverToUser(e.userId, HUB_EVENTS.deviceStatus, { deviceId: e.deviceId, status: e.status, weakSignal: e.weakSignal });
+  }
+
+  /** Any typed event to all of a user's connections on this instance. */
+  deliverToUser<E extends HubEventName>(userId: number, event: E, payload: HubEventMap[E]): number {
+    const conns = this.byUser.get(userId);
+    if (!conns) return 0;
+    let frame: Frame | null = null;
+    let sent = 0;
+    for (const conn of conns) {
+      if (!conn.handshaken || this.expireIfNeeded(conn)) continue;
+      frame ??= Buffer.from(invocationFrame(event, [payload]));
+      if (conn.send(frame)) sent++;
+    }
+    return sent;
+  }
+
+  /** A deleted device stops streaming on every connection of its owner. */
+  forgetDevice(userId: number, deviceId: number): void {
+    for (const conn of this.byUser.get(userId) ?? []) conn.subscriptions.delete(deviceId);
+  }
+
+  /** Cuts a user's sockets without a Close message, as a network failure would (the clients reconnect). */
+  dropConnections(userId: number): number {
+    const conns = [...(this.byUser.get(userId) ?? [])];
+    for (const conn of conns) conn.terminate();
+    return conns.length;
+  }
+
+  /** Closes the connections of an ended session for good (no reconnect: the client must sign in again). */
+  closeSession(sessionId: string): void {
+    for (const conn of this.byToken.values()) {
+      if (conn.auth.sessionId === sessionId) conn.close('Session has ended.', false);
+    }
+  }
+
+  /**
+   * Checked before every delivery: an expired access token gets nothing more; the Close allows a
+   * reconnect, so the client negotiates again with a fresh token from its accessTokenFactory.
+   */
+  private expireIfNeeded(conn: HubConnection): boolean {
+    if (Date.now() < conn.auth.expiresAt) return false;
+    conn.close('Access token expired.', true);
+    return true;
+  }
+
+  // ---- keep-alive -------------------------------------------------------------------------------
+
+  private startTimer(): void {
+    if (this.timer) clearInterval(this.timer);
+    if (this.closing) return;
+    this.timer = setInterval(() => this.tick(), this.options.tickMs);
+    this.timer.unref();
+  }
+
+  private tick(): void {
+    const now = Date.now();
+    const o = this.options;
+    for (const [token, p] of this.pending) if (now - p.createdAt > o.negotiateTtlMs) this.pending.delete(token);
+    for (const conn of this.byToken.values()) {
+      if (conn.closed) continue;
+      if (!conn.handshaken) {
+        if (now - conn.openedAt > o.handshakeTimeoutMs) conn.terminate();
+        continue;
+      }
+      if (now - conn.lastReceivedAt > o.clientTimeoutMs) {
+        conn.close('Server timeout elapsed without receiving a message from the client.', true);
+        continue;
+      }
+      if (this.expireIfNeeded(conn)) continue;
+      if (now - conn.lastSentAt >= o.keepAliveMs) conn.send(PING_FRAME);
+    }
+    if (now - this.lastSessionCheck >= o.sessionCheckMs) {
+      this.lastSessionCheck = now;
+      void this.recheckSessions();
+    }
+  }
+
+  private async recheckSessions(): Promise<void> {
+    const sessions = new Set<string>();
+    for (const conn of this.byToken.values()) sessions.add(conn.auth.sessionId);
+    for (const sessionId of sessions) {
+      try {
+        if (!(await this.deps.sessionActive(sessionId))) this.closeSession(sessionId);
+      } catch (err) {
+        this.deps.log.warn({ err }, 'hub: session check failed');
+      }
+    }
+  }
+
+  /** Closes every connection (a Close that allows reconnecting: another instance may take over). */
+  async close(): Promise<void> {
+    this.closing = true;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    for (const conn of this.byToken.values()) conn.close('Server is shutting down.', true);
+    this.pending.clear();
+    // Give clients a moment to take the Close message, then cut whoever is left.
+    const deadline = Date.now() + 2_000;
+    while (this.wss.clients.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    for (const ws of this.wss.clients) ws.terminate();
+    await new Promise<void>((resolve) => this.wss.close(() => resolve()));
+  }
+}
+
+/** An error the caller sees in its Completion (anything else is reported as a generic failure). */
+export class HubMethodError extends Error {}
+
+function deviceIdArgument(target: string, args: unknown[]): number {
+  if (args.length !== 1) throw new HubMethodError(`Invocation provides ${args.length} argument(s) but target expects 1.`);
+  const v = args[0];
+  const n = typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v;
+  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n <= 0)
+    throw new HubMethodError(`${target}: deviceId must be a positive integer.`);
+  return n;
+}
