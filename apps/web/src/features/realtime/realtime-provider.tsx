@@ -1,0 +1,67 @@
+import type { HubConnectionStatus } from '@phasewatch/shared';
+import { useQueryClient } from '@tanstack/react-query';
+import { createContext, type ReactNode, useContext, useEffect, useState, useSyncExternalStore } from 'react';
+import { createHubClient, type HubClient } from './hub-client';
+import { applyDeviceStatus, applyLiveMeasurement } from './live-cache';
+
+const HubContext = createContext<HubClient | null>(null);
+
+export interface RealtimeProviderProps {
+  /** Whether a user is signed in: one hub connection per signed-in session, none otherwise. */
+  signedIn: boolean;
+  /** The access token for each negotiate (the auth store's, refreshed when it has expired). */
+  getToken(): string | Promise<string>;
+  /** Server origin; the page's own by default. */
+  baseUrl?: string;
+  /** Builds the client (tests); `createHubClient` by default. */
+  createClient?: typeof createHubClient;
+  children: ReactNode;
+}
+
+/**
+ * Owns the hub connection of the signed-in session: starts it on sign-in, stops it on sign-out, and
+ * feeds pushed readings and statuses into the TanStack Query cache.
+ */
+export function RealtimeProvider({ signedIn, getToken, baseUrl = '', createClient = createHubClient, children }: RealtimeProviderProps) {
+  const queryClient = useQueryClient();
+  const [client, setClient] = useState<HubClient | null>(null);
+  // The latest getToken without restarting the connection when its identity changes.
+  const [tokenSource] = useState(() => ({ current: getToken }));
+  tokenSource.current = getToken;
+
+  useEffect(() => {
+    if (!signedIn) return;
+    const c = createClient({ baseUrl, getToken: () => tokenSource.current() });
+    const offLive = c.on('liveMeasurement', (m) => applyLiveMeasurement(queryClient, m));
+    const offStatus = c.on('deviceStatus', (s) => applyDeviceStatus(queryClient, s));
+    setClient(c);
+    c.start().catch(() => {
+      // Stays disconnected; the indicator shows it. A new sign-in starts again.
+    });
+    return () => {
+      offLive();
+      offStatus();
+      setClient(null);
+      void c.stop();
+    };
+  }, [signedIn, baseUrl, createClient, queryClient, tokenSource]);
+
+  return <HubContext.Provider value={client}>{children}</HubContext.Provider>;
+}
+
+/** The hub client of the session, or null when signed out. */
+export function useHubClient(): HubClient | null {
+  return useContext(HubContext);
+}
+
+const noop = () => () => {};
+
+/** The connection state for the layout: disconnected, connecting, connected or reconnecting. */
+export function useHubStatus(): HubConnectionStatus {
+  const client = useHubClient();
+  return useSyncExternalStore(
+    client ? (cb) => client.onStatus(cb) : noop,
+    () => client?.status ?? 'disconnected',
+    () => 'disconnected',
+  );
+}
