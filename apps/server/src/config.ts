@@ -28,6 +28,11 @@ export interface AppConfig {
   /** Days of simulated history the demo account gets on first start. */
   simulateHistoryDays: number;
   mqttUrl: string;
+  /**
+   * Days raw readings are kept (`RAW_RETENTION_DAYS`, default 400: a year of history plus a month);
+   * rollups are kept forever. Readings older than this are refused at ingest.
+   */
+  rawRetentionDays: number;
   /** Where the built web app lives; served with history-API fallback when present. */
   webDistDir: string;
   /** Failed logins allowed per email and address in the window before 429. */
@@ -90,6 +95,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     simulate: bool(env.SIMULATE, true),
     simulateHistoryDays: int(env.SIMULATE_HISTORY_DAYS, 365, 'SIMULATE_HISTORY_DAYS'),
     mqttUrl: env.MQTT_URL || '',
+    rawRetentionDays: int(env.RAW_RETENTION_DAYS, 400, 'RAW_RETENTION_DAYS'),
     webDistDir: path.resolve(env.WEB_DIST_DIR || path.join(repoRoot, 'apps/web/dist')),
     loginMaxFailures: int(env.LOGIN_MAX_FAILURES, 10, 'LOGIN_MAX_FAILURES'),
     loginFailureWindowMs: int(env.LOGIN_FAILURE_WINDOW_MS, 15 * 60_000, 'LOGIN_FAILURE_WINDOW_MS'),

@@ -1,11 +1,79 @@
 import type { FastifyInstance } from 'fastify';
 import type { BaseContext } from '../app.js';
+import { BatchWriter } from '../ingest/batch-writer.js';
+import { ingestRoutes } from '../ingest/ingest.routes.js';
+import { IngestService } from '../ingest/ingest.service.js';
+import { MqttSubscriber } from '../ingest/mqtt.subscriber.js';
+import { DevicesRepository } from './devices/devices.repository.js';
+import { devicesRoutes } from './devices/devices.routes.js';
+import { DevicesService } from './devices/devices.service.js';
+import { ReadingsRepository } from './readings/readings.repository.js';
+import { readingsRoutes } from './readings/readings.routes.js';
+import { ReadingsService } from './readings/readings.service.js';
+
+/** How often devices that fell silent are announced offline. */
+const STATUS_SWEEP_MS = 30_000;
+/** How often raw rows past retention are dropped. */
+const RETENTION_SWEEP_MS = 3_600_000;
 
 /** Devices, ingestion (HTTP and MQTT), readings, rollups and energy: the services other parts use. */
-// biome-ignore lint/complexity/noBannedTypes: filled in by the telemetry module.
-export type Telemetry = {};
+export interface Telemetry {
+  devices: DevicesService;
+  readings: ReadingsService;
+  ingest: IngestService;
+  writer: BatchWriter;
+  /** Null when no MQTT_URL is configured. */
+  mqtt: MqttSubscriber | null;
+  /** Runs the raw-retention cleanup now (also hourly in the background). */
+  applyRetention(now?: number): Promise<void>;
+}
 
 /** Registers the telemetry routes under /api and starts its background parts (closed with the app). */
-export async function createTelemetry(_app: FastifyInstance, _base: BaseContext): Promise<Telemetry> {
-  return {};
+export async function createTelemetry(app: FastifyInstance, base: BaseContext): Promise<Telemetry> {
+  const readingsRepo = new ReadingsRepository(base.storage);
+  const readings = new ReadingsService(readingsRepo);
+  const devices = new DevicesService(new DevicesRepository(base.storage.db), readingsRepo, readings, base.events);
+  const writer = new BatchWriter(readingsRepo, app.log);
+  const ingest = new IngestService(devices, writer, base.events, { rawRetentionDays: base.config.rawRetentionDays });
+  const mqtt = base.config.mqttUrl ? new MqttSubscriber(base.config.mqttUrl, ingest, app.log) : null;
+
+  await app.register(
+    async (api) => {
+      await api.register(devicesRoutes, { devices });
+      await api.register(readingsRoutes, { devices });
+      await api.register(ingestRoutes, { ingest });
+    },
+    { prefix: '/api' },
+  );
+
+  const applyRetention = async (now = Date.now()) => {
+    await readingsRepo.deleteRawBefore(now - base.config.rawRetentionDays * 86_400_000, await devices.allIds());
+  };
+  const timers: NodeJS.Timeout[] = [];
+  const background = (what: string, fn: () => Promise<void>) => () => {
+    fn().catch((err) => app.log.warn({ err }, `${what} failed`));
+  };
+  app.addHook('onReady', async () => {
+    if (mqtt) await mqtt.start();
+    timers.push(
+      setInterval(
+        background('status sweep', () => devices.announceStatusChanges()),
+        STATUS_SWEEP_MS,
+      ).unref(),
+    );
+    timers.push(
+      setInterval(
+        background('raw retention', () => applyRetention()),
+        RETENTION_SWEEP_MS,
+      ).unref(),
+    );
+  });
+  // Before storage closes (onClose hooks run in reverse order of registration after this one).
+  app.addHook('preClose', async () => {
+    for (const t of timers) clearInterval(t);
+    await mqtt?.stop();
+    await writer.flushed();
+  });
+
+  return { devices, readings, ingest, writer, mqtt, applyRetention };
 }

@@ -40,7 +40,67 @@ export interface Database {
   users: UsersTable;
   refresh_tokens: RefreshTokensTable;
   password_resets: PasswordResetsTable;
+  devices: DevicesTable;
+  readings: ReadingsTable;
+  rollup_5m: RollupLevelTable;
+  rollup_15m: RollupLevelTable;
+  rollup_1h: RollupLevelTable;
+  rollup_day: RollupDayTable;
 }
+
+export interface DevicesTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  friendly_name: string;
+  type_code: number;
+  type_name: string;
+  /** Upper case with colons; unique per user. */
+  mac: string;
+  model: string;
+  /** SHA-256 of the ingest key, which is shown once at registration. */
+  ingest_key_hash: string;
+  registered_at: number;
+  modified_at: number;
+  billing_start_date: string;
+  billing_period_months: number;
+  reporting_interval_s: number;
+  location_id: number | null;
+  default_tariff_id: number | null;
+  /** JSON of the notification settings (a value object, never queried by field). */
+  notifications: string;
+  limit_warning: number;
+  limit_critical: number;
+  meter_value_kwh: number;
+  last_seen: number | null;
+  last_rssi: number | null;
+  last_status: string;
+  last_weak: number;
+}
+
+/**
+ * Raw readings, one wide row per device and timestamp; each catalogue parameter is a nullable column
+ * of the same name (see `modules/readings/readings.columns.ts`), reached through raw SQL.
+ */
+export interface ReadingsTable {
+  device_id: number;
+  ts: number;
+}
+
+/** A rollup level; parameter columns (`<p>_sum`, `<p>_first`, …) are reached through raw SQL. */
+export interface RollupLevelTable {
+  device_id: number;
+  bucket: number;
+  n: number;
+}
+
+export interface RollupDayTable extends RollupLevelTable {
+  bucket_end: number;
+  /** The zone the local day was computed in (the owner's at the time). */
+  tz: string;
+}
+
+export type DeviceRow = Selectable<DevicesTable>;
 
 export type UserRow = Selectable<UsersTable>;
 export type NewUserRow = Insertable<UsersTable>;

@@ -41,3 +41,19 @@ export function deviceDetailPath(typeCode: number, id: number | string): string 
       return `/device-details/${id}`;
   }
 }
+
+/** Display name of a type code, used when a device is registered without one. */
+export function deviceTypeName(typeCode: number): string {
+  switch (deviceKind(typeCode)) {
+    case 'energy':
+      return 'Three-phase energy meter';
+    case 'solar':
+      return 'Solar device';
+    case 'thermostat':
+      return 'Thermostat';
+    case 'singlePhase':
+      return 'Single-phase energy meter';
+    default:
+      return 'Device';
+  }
+}

@@ -22,6 +22,11 @@ export const VALIDATION_MESSAGES = {
   'validation.parameters': 'select at least one parameter',
   'validation.fileType': 'choose a file type',
   'validation.comparisonName': 'must be 3 to 30 characters',
+  'validation.mac': 'must be a MAC address like AA:BB:CC:DD:EE:FF',
+  'validation.date': 'must be a date YYYY-MM-DD',
+  'validation.dateTime': 'must be an ISO-8601 date and time',
+  'validation.rangeTooLong': 'Data range is too long.',
+  'validation.parameter': 'is not a known parameter',
 } as const;
 export type ValidationMessageKey = keyof typeof VALIDATION_MESSAGES;
 

@@ -1,5 +1,7 @@
 import type { VersionedMigration } from '../migrate.js';
 import * as m0001 from './0001-accounts.js';
+import * as m0002 from './0002-devices.js';
+import * as m0003 from './0003-readings.js';
 
 /**
  * Every migration, in order. Names sort lexically; add a new file with the next number and list it
@@ -7,4 +9,6 @@ import * as m0001 from './0001-accounts.js';
  */
 export const migrations: Record<string, VersionedMigration> = {
   '0001-accounts': m0001,
+  '0002-devices': m0002,
+  '0003-readings': m0003,
 };

@@ -1,0 +1,76 @@
+import { type ApiFieldError, type IngestRequest, MAX_FUTURE_SKEW_MS, parameterInfo, parseIsoTimestamp } from '@phasewatch/shared';
+import type { EventBus } from '../events/bus.js';
+import { ApiError, unauthorized } from '../http/errors.js';
+import type { IngestIdentity } from '../modules/devices/devices.repository.js';
+import type { DevicesService } from '../modules/devices/devices.service.js';
+import type { BatchWriter } from './batch-writer.js';
+
+/** Batches up to this size announce every reading on the bus; larger ones (backfills) only the newest. */
+const EVENT_EVERY_READING_UP_TO = 50;
+const MAX_FIELD_ERRORS = 20;
+
+export interface IngestOptions {
+  /** Raw rows older than this many days are not kept, so readings that old are refused. */
+  rawRetentionDays: number;
+  now?: () => number;
+}
+
+/** Validation of device readings, the shared writer, and the events after commit. */
+export class IngestService {
+  private readonly now: () => number;
+
+  constructor(
+    private readonly devices: DevicesService,
+    private readonly writer: BatchWriter,
+    private readonly events: EventBus,
+    private readonly opts: IngestOptions,
+  ) {
+    this.now = opts.now ?? Date.now;
+  }
+
+  /** The device of an ingest key; 401 for a missing or unknown key. */
+  async authenticate(key: string | undefined): Promise<IngestIdentity> {
+    if (!key) throw unauthorized('Missing device key');
+    const device = await this.devices.byIngestKey(key);
+    if (!device) throw unauthorized('Unknown device key');
+    return device;
+  }
+
+  /**
+   * Checks every reading (catalogue names, timestamps within the window), then writes all of them in
+   * one transaction; any bad reading rejects the whole request with 400 and nothing is written.
+   */
+  async ingest(device: IngestIdentity, body: IngestRequest): Promise<{ accepted: number }> {
+    const now = this.now();
+    const oldest = now - this.opts.rawRetentionDays * 86_400_000;
+    const errors: ApiFieldError[] = [];
+    const byTs = new Map<number, Record<string, number>>();
+    body.readings.forEach((r, i) => {
+      if (errors.length >= MAX_FIELD_ERRORS) return;
+      const ts = parseIsoTimestamp(r.ts);
+      if (ts === null) errors.push({ field: `readings.${i}.ts`, message: 'must be an ISO-8601 timestamp with Z or an offset' });
+      else if (ts > now + MAX_FUTURE_SKEW_MS) errors.push({ field: `readings.${i}.ts`, message: 'is more than 5 minutes in the future' });
+      else if (ts < oldest)
+        errors.push({ field: `readings.${i}.ts`, message: `is older than the raw retention (${this.opts.rawRetentionDays} days)` });
+      const names = Object.keys(r.values);
+      if (names.length === 0) errors.push({ field: `readings.${i}.values`, message: 'needs at least one parameter' });
+      for (const name of names) {
+        if (!parameterInfo(name)) errors.push({ field: `readings.${i}.values.${name}`, message: 'is not a known parameter' });
+        else if (!Number.isFinite(r.values[name]))
+          errors.push({ field: `readings.${i}.values.${name}`, message: 'must be a finite number' });
+      }
+      if (ts !== null) byTs.set(ts, { ...(byTs.get(ts) ?? {}), ...r.values });
+    });
+    if (errors.length > 0) {
+      throw new ApiError(400, errors.map((e) => `${e.field}: ${e.message}`).join('; '), errors);
+    }
+    const readings = [...byTs.entries()].map(([ts, values]) => ({ ts, values })).sort((a, b) => a.ts - b.ts);
+    await this.writer.write({ deviceId: device.id, tz: device.timezone, readings });
+
+    const announce = readings.length <= EVENT_EVERY_READING_UP_TO ? readings : readings.slice(-1);
+    for (const r of announce)
+      this.events.emit('readingCommitted', { deviceId: device.id, userId: device.userId, ts: r.ts, values: r.values });
+    await this.devices.announceStatusChanges([device.id]);
+    return { accepted: body.readings.length };
+  }
+}

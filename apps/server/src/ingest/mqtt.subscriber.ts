@@ -1,0 +1,91 @@
+import { ingestRequestSchema, macSchema } from '@phasewatch/shared';
+import type { FastifyBaseLogger } from 'fastify';
+import mqtt from 'mqtt';
+import type { IngestService } from './ingest.service.js';
+
+export const MQTT_TOPIC = 'phasewatch/+/readings';
+
+export interface MqttStats {
+  received: number;
+  accepted: number;
+  rejected: number;
+  errors: number;
+}
+
+/**
+ * Subscribes to `phasewatch/<mac>/readings` and feeds the shared writer. The payload is the ingest
+ * JSON plus the device key as `key` (or, with MQTT 5, a `key` user property): a subscriber cannot see
+ * a publisher's username/password, so credentials work only through the payload or properties. The
+ * topic's MAC must be the key's device. Bad messages are logged and counted, never thrown.
+ */
+export class MqttSubscriber {
+  readonly stats: MqttStats = { received: 0, accepted: 0, rejected: 0, errors: 0 };
+  private client: mqtt.MqttClient | null = null;
+
+  constructor(
+    private readonly url: string,
+    private readonly ingest: IngestService,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  /** Connects in the background; resolves once subscribed or after the first failure (it keeps retrying). */
+  start(): Promise<void> {
+    const client = mqtt.connect(this.url, {
+      protocolVersion: 5,
+      reconnectPeriod: 2000,
+      connectTimeout: 5000,
+      clientId: `phasewatch-server-${process.pid}-${Math.random().toString(36).slice(2, 8)}`,
+    });
+    this.client = client;
+    client.on('message', (topic, payload, packet) => {
+      void this.handle(topic, payload, packet.properties?.userProperties?.key);
+    });
+    client.on('error', (err) => {
+      this.stats.errors++;
+      this.log.warn({ err }, 'mqtt error');
+    });
+    return new Promise<void>((resolve) => {
+      client.once('connect', () => {
+        client.subscribe(MQTT_TOPIC, { qos: 1 }, (err) => {
+          if (err) {
+            this.stats.errors++;
+            this.log.warn({ err }, 'mqtt subscribe failed');
+          }
+          resolve();
+        });
+      });
+      client.once('error', () => resolve());
+    });
+  }
+
+  private async handle(topic: string, payload: Buffer, propertyKey: string | string[] | undefined): Promise<void> {
+    this.stats.received++;
+    try {
+      const topicMac = macSchema.safeParse(topic.split('/')[1] ?? '');
+      let json: unknown;
+      try {
+        json = JSON.parse(payload.toString('utf8'));
+      } catch {
+        throw new Error('payload is not JSON');
+      }
+      const obj = (json && typeof json === 'object' ? json : {}) as Record<string, unknown>;
+      const { key: payloadKey, ...rest } = obj;
+      const key = typeof payloadKey === 'string' ? payloadKey : Array.isArray(propertyKey) ? propertyKey[0] : propertyKey;
+      const device = await this.ingest.authenticate(key);
+      if (!topicMac.success || topicMac.data !== device.mac) throw new Error(`topic ${topic} is not the device's MAC`);
+      const body = ingestRequestSchema.safeParse(rest);
+      if (!body.success) throw new Error(body.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+      await this.ingest.ingest(device, body.data);
+      this.stats.accepted++;
+    } catch (err) {
+      this.stats.rejected++;
+      this.log.warn({ topic, reason: err instanceof Error ? err.message : String(err) }, 'mqtt reading rejected');
+    }
+  }
+
+  async stop(): Promise<void> {
+    const c = this.client;
+    this.client = null;
+    if (c) await c.endAsync(true).catch(() => {});
+  }
+}

@@ -1,0 +1,152 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, signUp, type TestApp } from '../../test/app.js';
+import { DIALECTS } from '../../test/storage.js';
+
+describe.each(DIALECTS)('devices API (%s)', (dialect) => {
+  let t: TestApp;
+  let alice: Awaited<ReturnType<typeof signUp>>;
+  let bob: Awaited<ReturnType<typeof signUp>>;
+  beforeAll(async () => {
+    t = await buildTestApp(dialect);
+    alice = await signUp(t.app);
+    bob = await signUp(t.app);
+  });
+  afterAll(async () => t.close());
+
+  const create = (auth: Record<string, string>, payload: Record<string, unknown>) =>
+    t.app.inject({ method: 'POST', url: '/api/devices', headers: auth, payload });
+
+  it('registers a device with a one-time key and lists it', async () => {
+    const res = await create(alice.auth, { name: 'Kitchen', mac: 'aa-bb-cc-dd-ee-01', typeCode: 20, model: 'PW-1' });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.ingestKey).toMatch(/^pwd_/);
+    expect(body.device).toMatchObject({
+      name: 'Kitchen',
+      mac: 'AA:BB:CC:DD:EE:01',
+      typeCode: 20,
+      typeName: 'Single-phase energy meter',
+      status: 'offline',
+    });
+    const list = await t.app.inject({ method: 'GET', url: '/api/devices', headers: alice.auth });
+    expect(list.json()).toEqual([
+      expect.objectContaining({
+        id: body.device.id,
+        name: 'Kitchen',
+        model: 'PW-1',
+        status: 'offline',
+        weakSignal: false,
+        location: null,
+        tariff: null,
+        totalEnergyKwh: 0,
+      }),
+    ]);
+    // The key is stored hashed: the plain key appears nowhere in the table.
+    const rows = await t.ctx.storage.db.selectFrom('devices').select('ingest_key_hash').execute();
+    expect(rows.every((r) => r.ingest_key_hash !== body.ingestKey && r.ingest_key_hash.length === 64)).toBe(true);
+  });
+
+  it('rejects bad registrations and duplicate MACs', async () => {
+    const bad = await create(alice.auth, { name: '', mac: 'nope', typeCode: 1.5 });
+    expect(bad.statusCode).toBe(400);
+    const fields = bad
+      .json()
+      .errors.map((e: { field: string }) => e.field)
+      .sort();
+    expect(fields).toEqual(['mac', 'name', 'typeCode']);
+    await create(alice.auth, { name: 'A', mac: '00:00:00:00:00:0A', typeCode: 13 });
+    const dup = await create(alice.auth, { name: 'B', mac: '00:00:00:00:00:0a', typeCode: 13 });
+    expect(dup.statusCode).toBe(409);
+    // Another user may own the same MAC.
+    expect((await create(bob.auth, { name: 'B', mac: '00:00:00:00:00:0A', typeCode: 13 })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url: '/api/devices' })).statusCode).toBe(401);
+  });
+
+  it('updates, validates limits, meter value and notifications; another user gets 404', async () => {
+    const id = (await create(alice.auth, { name: 'Garage', mac: '00:00:00:00:00:0B', typeCode: 16 })).json().device.id;
+    const put = (url: string, payload: unknown, auth = alice.auth) =>
+      t.app.inject({ method: 'PUT', url, headers: auth, payload: payload as object });
+    const upd = await put(`/api/devices/${id}`, { friendlyName: 'Garage meter', billingPeriodMonths: 2 });
+    expect(upd.json()).toMatchObject({ friendlyName: 'Garage meter', billingPeriodMonths: 2, name: 'Garage' });
+
+    expect((await put(`/api/devices/${id}/limits`, { warningLevel: 50, criticalLevel: 100 })).json().limits).toEqual({
+      warningLevel: 50,
+      criticalLevel: 100,
+    });
+    expect((await put(`/api/devices/${id}/limits`, { warningLevel: 0, criticalLevel: 0.5 })).statusCode).toBe(200);
+    for (const [payload, field, message] of [
+      [{ warningLevel: 20, criticalLevel: 20 }, 'warningLevel', 'warning level must be less than critical level'],
+      [{ warningLevel: 50.5, criticalLevel: 60 }, 'warningLevel', 'must be between 0 and 50 %'],
+      [{ warningLevel: 10, criticalLevel: 100.1 }, 'criticalLevel', 'must be between 0 and 100 %'],
+      [{ warningLevel: -1, criticalLevel: 10 }, 'warningLevel', 'must be between 0 and 50 %'],
+      [{ warningLevel: 'x', criticalLevel: 10 }, 'warningLevel', 'must be a valid number'],
+    ] as const) {
+      const res = await put(`/api/devices/${id}/limits`, payload);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().errors).toContainEqual({ field, message });
+    }
+
+    expect((await put(`/api/devices/${id}/meter-value`, { meterValueKwh: 1234.5 })).json().totalEnergyKwh).toBe(1234.5);
+    expect((await put(`/api/devices/${id}/meter-value`, { meterValueKwh: -1 })).statusCode).toBe(400);
+
+    const settings = {
+      pushEnabled: true,
+      voltageDropThreshold: 10,
+      voltageRiseThreshold: 12,
+      totalConsumptionThreshold: 300,
+      disableAtNight: true,
+      notificationIntervalMinutes: 30,
+      muteAll: false,
+    };
+    expect((await put(`/api/devices/${id}/notifications`, settings)).json().notifications).toEqual(settings);
+    expect((await put(`/api/devices/${id}/notifications`, { ...settings, notificationIntervalMinutes: 0 })).statusCode).toBe(400);
+
+    for (const [method, url] of [
+      ['GET', `/api/devices/${id}`],
+      ['PUT', `/api/devices/${id}/meter-value`],
+      ['DELETE', `/api/devices/${id}`],
+      ['GET', `/api/devices/${id}/readings?from=2026-01-01T00:00:00Z&to=2026-01-02T00:00:00Z&interval=1h`],
+      ['GET', `/api/devices/${id}/energy`],
+    ] as const) {
+      const res = await t.app.inject({ method, url, headers: bob.auth, ...(method === 'PUT' ? { payload: { meterValueKwh: 1 } } : {}) });
+      expect(res.statusCode, `${method} ${url}`).toBe(404);
+    }
+    expect((await t.app.inject({ method: 'GET', url: '/api/devices/abc', headers: alice.auth })).statusCode).toBe(400);
+  });
+
+  it('deletes a device with its readings and rollups', async () => {
+    const created = (await create(alice.auth, { name: 'Temp', mac: '00:00:00:00:00:0C', typeCode: 20 })).json();
+    const ts = new Date(Date.now() - 3_600_000).toISOString();
+    const ing = await t.app.inject({
+      method: 'POST',
+      url: '/api/ingest',
+      headers: { 'x-device-key': created.ingestKey },
+      payload: { readings: [{ ts, values: { eai1: 1, vave1: 230 } }] },
+    });
+    expect(ing.json()).toEqual({ accepted: 1 });
+    const count = async () => {
+      const db = t.ctx.storage.db;
+      const r = await db
+        .selectFrom('readings')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('device_id', '=', created.device.id)
+        .executeTakeFirstOrThrow();
+      const r5 = await db
+        .selectFrom('rollup_5m')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('device_id', '=', created.device.id)
+        .executeTakeFirstOrThrow();
+      const d = await db
+        .selectFrom('rollup_day')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('device_id', '=', created.device.id)
+        .executeTakeFirstOrThrow();
+      return [Number(r.n), Number(r5.n), Number(d.n)];
+    };
+    expect(await count()).toEqual([1, 1, 1]);
+    const del = await t.app.inject({ method: 'DELETE', url: `/api/devices/${created.device.id}`, headers: alice.auth });
+    expect(del.statusCode).toBe(200);
+    expect(await count()).toEqual([0, 0, 0]);
+    expect((await t.app.inject({ method: 'GET', url: `/api/devices/${created.device.id}`, headers: alice.auth })).statusCode).toBe(404);
+  });
+});

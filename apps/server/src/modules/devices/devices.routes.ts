@@ -1,0 +1,63 @@
+import {
+  createDeviceRequestSchema,
+  createDeviceResponseSchema,
+  deviceListItemSchema,
+  deviceSchema,
+  limitsSchema,
+  meterValueSchema,
+  notificationSettingsSchema,
+  updateDeviceRequestSchema,
+} from '@phasewatch/shared';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { DevicesService } from './devices.service.js';
+
+export const deviceIdParams = z.strictObject({
+  id: z.coerce
+    .number({ error: 'validation.integer' })
+    .int({ error: 'validation.integer' })
+    .min(1, { error: 'validation.min' })
+    .max(2_147_483_647),
+});
+
+/** Devices of the signed-in user; another user's device answers 404. */
+export const devicesRoutes: FastifyPluginAsyncZod<{ devices: DevicesService }> = async (app, { devices }) => {
+  app.addHook('preHandler', app.authenticate);
+
+  app.post('/devices', { schema: { body: createDeviceRequestSchema, response: { 200: createDeviceResponseSchema } } }, async (req) =>
+    devices.create(req.auth.userId, req.body),
+  );
+
+  app.get('/devices', { schema: { response: { 200: z.array(deviceListItemSchema) } } }, async (req) => devices.list(req.auth.userId));
+
+  app.get('/devices/:id', { schema: { params: deviceIdParams, response: { 200: deviceSchema } } }, async (req) =>
+    devices.get(req.auth.userId, req.params.id),
+  );
+
+  app.put(
+    '/devices/:id',
+    { schema: { params: deviceIdParams, body: updateDeviceRequestSchema, response: { 200: deviceSchema } } },
+    async (req) => devices.update(req.auth.userId, req.params.id, req.body),
+  );
+
+  app.delete('/devices/:id', { schema: { params: deviceIdParams, response: { 200: z.object({ ok: z.literal(true) }) } } }, async (req) => {
+    await devices.remove(req.auth.userId, req.params.id);
+    return { ok: true as const };
+  });
+
+  app.put('/devices/:id/limits', { schema: { params: deviceIdParams, body: limitsSchema, response: { 200: deviceSchema } } }, async (req) =>
+    devices.setLimits(req.auth.userId, req.params.id, req.body),
+  );
+
+  app.put(
+    '/devices/:id/meter-value',
+    { schema: { params: deviceIdParams, body: meterValueSchema, response: { 200: deviceSchema } } },
+    async (req) => devices.setMeterValue(req.auth.userId, req.params.id, req.body.meterValueKwh),
+  );
+
+  app.put(
+    '/devices/:id/notifications',
+    { schema: { params: deviceIdParams, body: notificationSettingsSchema, response: { 200: deviceSchema } } },
+    async (req) => devices.setNotifications(req.auth.userId, req.params.id, req.body),
+  );
+};

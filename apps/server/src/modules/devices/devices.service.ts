@@ -1,0 +1,216 @@
+import {
+  type CreateDeviceRequest,
+  type CreateDeviceResponse,
+  DEFAULT_LIMITS,
+  DEFAULT_NOTIFICATION_SETTINGS,
+  type Device,
+  type DeviceListItem,
+  deviceStatus,
+  deviceTypeName,
+  type EnergyResponse,
+  isWeakSignal,
+  type Limits,
+  localDate,
+  type NotificationSettings,
+  notificationSettingsSchema,
+  type ReadingsResponse,
+  type UpdateDeviceRequest,
+} from '@phasewatch/shared';
+import type { Updateable } from 'kysely';
+import { randomToken, sha256 } from '../../auth/tokens.js';
+import type { EventBus } from '../../events/bus.js';
+import { ApiError, notFound } from '../../http/errors.js';
+import type { DeviceRow, DevicesTable } from '../../storage/schema.js';
+import { serverDate } from '../accounts/accounts.service.js';
+import type { ReadingsRepository } from '../readings/readings.repository.js';
+import type { ReadingsQueryInput, ReadingsService } from '../readings/readings.service.js';
+import type { DevicesRepository, IngestIdentity } from './devices.repository.js';
+
+const macConflict = () =>
+  new ApiError(409, 'mac: a device with this MAC address is already registered', [{ field: 'mac', message: 'already registered' }]);
+
+function notificationsOf(row: DeviceRow): NotificationSettings {
+  try {
+    return notificationSettingsSchema.parse(JSON.parse(row.notifications));
+  } catch {
+    return DEFAULT_NOTIFICATION_SETTINGS;
+  }
+}
+
+/** Devices of a user: registration with a one-time ingest key, settings, status, energy and readings. */
+export class DevicesService {
+  constructor(
+    private readonly repo: DevicesRepository,
+    private readonly readingsRepo: ReadingsRepository,
+    private readonly readings: ReadingsService,
+    private readonly events: EventBus,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  private listItem(row: DeviceRow, totalEnergyKwh: number): DeviceListItem {
+    return {
+      id: row.id,
+      name: row.name,
+      friendlyName: row.friendly_name,
+      mac: row.mac,
+      model: row.model,
+      typeCode: row.type_code,
+      typeName: row.type_name,
+      status: deviceStatus(row.last_seen, row.reporting_interval_s, this.now()),
+      weakSignal: isWeakSignal(row.last_rssi),
+      lastSeen: row.last_seen === null ? null : serverDate(row.last_seen),
+      location: null,
+      tariff: null,
+      totalEnergyKwh,
+    };
+  }
+
+  private async toDevice(row: DeviceRow): Promise<Device> {
+    const measured = await this.readings.totalEnergy(row.id);
+    return {
+      ...this.listItem(row, Math.round((measured + row.meter_value_kwh) * 1e6) / 1e6),
+      registeredAt: serverDate(row.registered_at),
+      modifiedAt: serverDate(row.modified_at),
+      billingStartDate: row.billing_start_date,
+      billingPeriodMonths: row.billing_period_months,
+      reportingIntervalSeconds: row.reporting_interval_s,
+      rssi: row.last_rssi,
+      limits: { warningLevel: row.limit_warning, criticalLevel: row.limit_critical },
+      meterValueKwh: row.meter_value_kwh,
+      notifications: notificationsOf(row),
+    };
+  }
+
+  private async own(userId: number, id: number): Promise<DeviceRow> {
+    const row = await this.repo.findForUser(userId, id);
+    if (!row) throw notFound('Device not found');
+    return row;
+  }
+
+  async create(userId: number, req: CreateDeviceRequest & { mac: string }): Promise<CreateDeviceResponse> {
+    const now = this.now();
+    const tz = (await this.repo.userTimezone(userId))?.timezone ?? 'UTC';
+    const ingestKey = `pwd_${randomToken(24)}`;
+    const row = await this.repo.insert({
+      user_id: userId,
+      name: req.name,
+      friendly_name: req.friendlyName ?? '',
+      type_code: req.typeCode,
+      type_name: req.typeName || deviceTypeName(req.typeCode),
+      mac: req.mac,
+      model: req.model ?? '',
+      ingest_key_hash: sha256(ingestKey),
+      registered_at: now,
+      modified_at: now,
+      billing_start_date: req.billingStartDate ?? localDate(now, tz),
+      billing_period_months: req.billingPeriodMonths ?? 1,
+      reporting_interval_s: req.reportingIntervalSeconds ?? 60,
+      location_id: null,
+      default_tariff_id: null,
+      notifications: JSON.stringify(DEFAULT_NOTIFICATION_SETTINGS),
+      limit_warning: DEFAULT_LIMITS.warningLevel,
+      limit_critical: DEFAULT_LIMITS.criticalLevel,
+      meter_value_kwh: 0,
+    });
+    if (!row) throw macConflict();
+    return { device: await this.toDevice(row), ingestKey };
+  }
+
+  async list(userId: number): Promise<DeviceListItem[]> {
+    const rows = await this.repo.listForUser(userId);
+    const out: DeviceListItem[] = [];
+    for (const row of rows) {
+      const measured = await this.readings.totalEnergy(row.id);
+      out.push(this.listItem(row, Math.round((measured + row.meter_value_kwh) * 1e6) / 1e6));
+    }
+    return out;
+  }
+
+  async get(userId: number, id: number): Promise<Device> {
+    return this.toDevice(await this.own(userId, id));
+  }
+
+  private async patch(userId: number, id: number, patch: Updateable<DevicesTable>): Promise<Device> {
+    const row = await this.repo.update(userId, id, { ...patch, modified_at: this.now() });
+    if (row === 'conflict') throw macConflict();
+    if (!row) throw notFound('Device not found');
+    return this.toDevice(row);
+  }
+
+  update(userId: number, id: number, req: UpdateDeviceRequest & { mac?: string | undefined }): Promise<Device> {
+    const patch: Updateable<DevicesTable> = {};
+    if (req.name !== undefined) patch.name = req.name;
+    if (req.friendlyName !== undefined) patch.friendly_name = req.friendlyName;
+    if (req.typeCode !== undefined) {
+      patch.type_code = req.typeCode;
+      if (req.typeName === undefined) patch.type_name = deviceTypeName(req.typeCode);
+    }
+    if (req.typeName !== undefined) patch.type_name = req.typeName;
+    if (req.mac !== undefined) patch.mac = req.mac;
+    if (req.model !== undefined) patch.model = req.model;
+    if (req.billingStartDate !== undefined) patch.billing_start_date = req.billingStartDate;
+    if (req.billingPeriodMonths !== undefined) patch.billing_period_months = req.billingPeriodMonths;
+    if (req.reportingIntervalSeconds !== undefined) patch.reporting_interval_s = req.reportingIntervalSeconds;
+    return this.patch(userId, id, patch);
+  }
+
+  setLimits(userId: number, id: number, limits: Limits): Promise<Device> {
+    return this.patch(userId, id, { limit_warning: limits.warningLevel, limit_critical: limits.criticalLevel });
+  }
+
+  setMeterValue(userId: number, id: number, meterValueKwh: number): Promise<Device> {
+    return this.patch(userId, id, { meter_value_kwh: meterValueKwh });
+  }
+
+  setNotifications(userId: number, id: number, settings: NotificationSettings): Promise<Device> {
+    return this.patch(userId, id, { notifications: JSON.stringify(settings) });
+  }
+
+  /** Irreversible: the device, its readings and its rollups go in one transaction. */
+  async remove(userId: number, id: number): Promise<void> {
+    await this.own(userId, id);
+    await this.readingsRepo.deleteDevice(id);
+    this.events.emit('deviceDeleted', { deviceId: id, userId });
+  }
+
+  async readingsOf(userId: number, id: number, q: ReadingsQueryInput): Promise<ReadingsResponse> {
+    await this.own(userId, id);
+    const tz = (await this.repo.userTimezone(userId))?.timezone ?? 'UTC';
+    return this.readings.readings(id, tz, q);
+  }
+
+  async energyOf(userId: number, id: number): Promise<EnergyResponse> {
+    const row = await this.own(userId, id);
+    const tz = (await this.repo.userTimezone(userId))?.timezone ?? 'UTC';
+    return this.readings.energy(
+      id,
+      tz,
+      { meterValueKwh: row.meter_value_kwh, billingStartDate: row.billing_start_date, billingPeriodMonths: row.billing_period_months },
+      this.now(),
+    );
+  }
+
+  /** The device an ingest key belongs to, or undefined for an unknown key. */
+  byIngestKey(key: string): Promise<IngestIdentity | undefined> {
+    return this.repo.findByKeyHash(sha256(key));
+  }
+
+  /**
+   * Announces status and weak-signal changes once each: called after commits (a device coming online)
+   * and by a periodic sweep (devices falling silent).
+   */
+  async announceStatusChanges(onlyIds?: readonly number[]): Promise<void> {
+    const now = this.now();
+    for (const d of await this.repo.listStatus(onlyIds)) {
+      const status = deviceStatus(d.last_seen, d.reporting_interval_s, now);
+      const weak = isWeakSignal(d.last_rssi);
+      if (status === d.last_status && (weak ? 1 : 0) === d.last_weak) continue;
+      await this.repo.setAnnouncedStatus(d.id, status, weak);
+      this.events.emit('deviceStatusChanged', { deviceId: d.id, userId: d.user_id, status, weakSignal: weak });
+    }
+  }
+
+  allIds(): Promise<number[]> {
+    return this.repo.allIds();
+  }
+}
