@@ -1,0 +1,23 @@
+import { IconChartBar, IconDeviceAnalytics, IconLogout, IconMapPin, IconReceipt, IconSettings } from '@tabler/icons-react';
+import type { TFunction } from 'i18next';
+import type { MenuEntry } from '@/components/ui/nav-menu';
+import { paths } from '@/config/paths';
+
+/** The spec's menu (section 2): analytics, locations, tariffs, device readouts, settings, sign out. */
+export function menuEntries(t: TFunction): MenuEntry[] {
+  return [
+    { key: 'readouts', label: t('nav.deviceReadouts'), to: paths.dashboard, icon: <IconDeviceAnalytics size={18} /> },
+    { key: 'analytics', label: t('nav.analytics'), to: paths.analytics, icon: <IconChartBar size={18} /> },
+    {
+      key: 'locations',
+      label: t('nav.locations'),
+      icon: <IconMapPin size={18} />,
+      children: [
+        { key: 'location-list', label: t('titles.locationList'), to: paths.locations, icon: <IconMapPin size={16} /> },
+        { key: 'tariffs', label: t('nav.tariffs'), to: paths.tariffs, icon: <IconReceipt size={16} /> },
+      ],
+    },
+    { key: 'settings', label: t('nav.settings'), to: paths.profile, icon: <IconSettings size={18} /> },
+    { key: 'sign-out', label: t('nav.signOut'), to: paths.signOut, icon: <IconLogout size={18} /> },
+  ];
+}

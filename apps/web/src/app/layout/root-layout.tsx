@@ -1,0 +1,173 @@
+import { AppShell, Box, Burger, Center, Divider, Group, Text, UnstyledButton } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { IconBolt } from '@tabler/icons-react';
+import { useEffect, useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, Navigate, Outlet, useLocation, useNavigation } from 'react-router';
+import { LanguageMenu, PreferencesPanel, ThemeMenu } from '@/components/preferences';
+import { AppDrawer } from '@/components/ui/app-drawer';
+import { findActiveTrail, NavMenu } from '@/components/ui/nav-menu';
+import { ScrollToTop } from '@/components/ui/scroll-to-top';
+import { PUBLIC_ROUTES, paths } from '@/config/paths';
+import { ensureValidToken } from '@/features/auth/api/verify-token';
+import { apiClient } from '@/lib/api';
+import { useAuth } from '@/lib/auth-store';
+import { foxMode, useFoxMode } from '@/lib/fox-mode';
+import { menuEntries } from './menu-entries';
+
+function Brand() {
+  const { t } = useTranslation();
+  return (
+    <UnstyledButton
+      component={Link}
+      to={paths.dashboard}
+      style={{ display: 'flex', alignItems: 'center', gap: 8 }}
+      aria-label={t('app.name')}
+    >
+      <Center w={30} h={30} bg="brand.6" style={{ borderRadius: 8 }}>
+        <IconBolt size={20} color="white" />
+      </Center>
+      <Text fw={700} size="lg">
+        {t('app.name')}
+      </Text>
+    </UnstyledButton>
+  );
+}
+
+/**
+ * The root layout of every route: verifies the token on each navigation (not on the public sign-in
+ * screens), scrolls to the top after each navigation, and draws the chrome (header menu on wide screens,
+ * a drawer below 576 px, nothing in fox mode).
+ */
+export function RootLayout() {
+  const { t } = useTranslation();
+  const location = useLocation();
+  const navigation = useNavigation();
+  const { token } = useAuth();
+  const foxStored = useFoxMode();
+  const [drawerOpen, drawer] = useDisclosure(false);
+  const isPublic = PUBLIC_ROUTES.includes(location.pathname);
+
+  // /sign-in-fox switches the embedded mode on; the normal sign-in switches it off again.
+  const fox = location.pathname === paths.signInFox ? true : location.pathname === paths.signIn ? false : foxStored;
+  useEffect(() => {
+    if (fox !== foxStored) foxMode.set(fox);
+  }, [fox, foxStored]);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs after each navigation, which the path marks
+  useEffect(() => {
+    window.scrollTo(0, 0);
+    apiClient.resetNotFound();
+    drawer.close();
+  }, [location.pathname, drawer.close]);
+
+  // location.key changes on every navigation, also to the same path.
+  useEffect(() => {
+    if (isPublic || !location.key) return;
+    void ensureValidToken();
+  }, [location.key, isPublic]);
+
+  const entries = useMemo(() => menuEntries(t), [t]);
+  const trail = findActiveTrail(entries, location.pathname);
+
+  if (!isPublic && !token) {
+    return <Navigate to={fox ? paths.signInFox : paths.signIn} replace state={{ from: `${location.pathname}${location.search}` }} />;
+  }
+  if (
+    isPublic &&
+    token &&
+    (location.pathname === paths.signIn || location.pathname === paths.signInFox || location.pathname === paths.register)
+  ) {
+    return <Navigate to={paths.dashboard} replace />;
+  }
+
+  const busy = navigation.state === 'loading' && (
+    <Box
+      pos="fixed"
+      top={0}
+      left={0}
+      right={0}
+      h={3}
+      bg="brand.6"
+      style={{ zIndex: 500 }}
+      role="progressbar"
+      aria-label={t('app.loading')}
+    />
+  );
+
+  if (fox) {
+    return (
+      <Box component="main" id="main" p="xs" data-fox-mode>
+        {busy}
+        <Outlet />
+      </Box>
+    );
+  }
+
+  if (isPublic) {
+    return (
+      <Box mih="100vh" bg="var(--mantine-color-default-hover)">
+        {busy}
+        <Group justify="space-between" px="md" py="sm">
+          <Brand />
+          <Group gap="xs">
+            <LanguageMenu />
+            <ThemeMenu />
+          </Group>
+        </Group>
+        <Box component="main" id="main" px="md" pb="xl">
+          <Outlet />
+        </Box>
+      </Box>
+    );
+  }
+
+  return (
+    <AppShell header={{ height: 60 }} padding="md">
+      <a className="pw-skip-link" href="#main">
+        {t('app.skipToContent')}
+      </a>
+      {busy}
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap">
+            <Burger
+              opened={drawerOpen}
+              onClick={drawer.toggle}
+              hiddenFrom="xs"
+              size="sm"
+              aria-label={drawerOpen ? t('nav.closeMenu') : t('nav.openMenu')}
+            />
+            <Brand />
+          </Group>
+          <Group gap="xs" wrap="nowrap" visibleFrom="xs">
+            <Box component="nav" aria-label={t('nav.mainMenu')} className="pw-header-nav">
+              <NavMenu entries={entries} mode="dropdown" activeTrail={trail} />
+            </Box>
+            <LanguageMenu />
+            <ThemeMenu />
+          </Group>
+        </Group>
+      </AppShell.Header>
+      <AppDrawer
+        opened={drawerOpen}
+        onClose={drawer.close}
+        title={<Brand />}
+        zIndex={300}
+        closeButtonProps={{ 'aria-label': t('nav.closeMenu') }}
+      >
+        <Box component="nav" aria-label={t('nav.mainMenu')}>
+          <NavMenu entries={entries} mode="accordion" mobile activeTrail={trail} onNavigate={drawer.close} />
+        </Box>
+        <Divider my="md" />
+        <PreferencesPanel />
+      </AppDrawer>
+      <AppShell.Main id="main">
+        <Box maw={1200} mx="auto">
+          <Outlet />
+        </Box>
+      </AppShell.Main>
+      <ScrollToTop />
+    </AppShell>
+  );
+}

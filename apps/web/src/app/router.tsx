@@ -1,0 +1,64 @@
+import type { ComponentType } from 'react';
+import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { paths, routePatterns } from '@/config/paths';
+import { loadChunk } from '@/lib/lazy-chunk';
+import { RootLayout } from './layout/root-layout';
+import { RouteError } from './layout/route-error';
+
+type Module = Record<string, ComponentType>;
+
+/** A route whose screen is its own chunk, loaded with the 120 s limit; failures reach RouteError. */
+function page(load: () => Promise<Module>, name = 'default'): Pick<RouteObject, 'lazy'> {
+  return {
+    lazy: async () => {
+      const m = await loadChunk(load);
+      const Component = m[name];
+      if (!Component) throw new Error(`route module has no export ${name}`);
+      return { Component };
+    },
+  };
+}
+
+const placeholders = () => import('./routes/placeholders') as unknown as Promise<Module>;
+
+/** The spec's route table (section 2), all under one root layout. */
+export const routes: RouteObject[] = [
+  {
+    path: '/',
+    element: <RootLayout />,
+    errorElement: <RouteError />,
+    children: [
+      {
+        errorElement: <RouteError />,
+        children: [
+          { index: true, element: <Navigate to={paths.dashboard} replace /> },
+          { path: paths.dashboard, ...page(() => import('./routes/dashboard') as unknown as Promise<Module>) },
+          { path: routePatterns.deviceDetails, ...page(placeholders, 'DeviceDataPage') },
+          { path: routePatterns.deviceEnergyDetails, ...page(placeholders, 'DeviceDataPage') },
+          { path: routePatterns.thermoDeviceDetails, ...page(placeholders, 'DeviceDataPage') },
+          { path: routePatterns.singlePhaseDeviceDetails, ...page(placeholders, 'DeviceDataPage') },
+          { path: routePatterns.solarDeviceDetails, ...page(placeholders, 'DeviceDataPage') },
+          { path: routePatterns.editDevice, ...page(placeholders, 'EditDevicePage') },
+          { path: routePatterns.deviceOverview, ...page(placeholders, 'DeviceOverviewPage') },
+          { path: paths.profile, ...page(() => import('./routes/profile') as unknown as Promise<Module>) },
+          { path: paths.analytics, ...page(placeholders, 'AnalyticsPage') },
+          { path: paths.signOut, ...page(() => import('./routes/sign-out') as unknown as Promise<Module>) },
+          { path: paths.locations, ...page(placeholders, 'LocationListPage') },
+          { path: routePatterns.locationView, ...page(placeholders, 'LocationViewPage') },
+          { path: routePatterns.locationEdit, ...page(placeholders, 'LocationEditPage') },
+          { path: routePatterns.locationTariffEdit, ...page(placeholders, 'LocationTariffEditPage') },
+          { path: routePatterns.tariffStats, ...page(placeholders, 'TariffStatsPage') },
+          { path: paths.signIn, ...page(() => import('./routes/sign-in') as unknown as Promise<Module>) },
+          { path: paths.signInFox, ...page(() => import('./routes/sign-in') as unknown as Promise<Module>, 'SignInFoxPage') },
+          { path: paths.register, ...page(() => import('./routes/register') as unknown as Promise<Module>) },
+          { path: paths.forgotPassword, ...page(() => import('./routes/forgot-password') as unknown as Promise<Module>) },
+          { path: paths.resetPassword, ...page(() => import('./routes/reset-password') as unknown as Promise<Module>) },
+          { path: paths.notFound, ...page(() => import('./routes/not-found') as unknown as Promise<Module>) },
+          { path: '*', element: <Navigate to={paths.notFound} replace /> },
+        ],
+      },
+    ],
+  },
+];
+
+export const router = createBrowserRouter(routes);

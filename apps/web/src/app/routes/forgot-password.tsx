@@ -1,0 +1,52 @@
+import { Alert, Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
+import { forgotPasswordRequestSchema } from '@phasewatch/shared';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { paths } from '@/config/paths';
+import { useForgotPassword } from '@/features/auth/api/forgot-password';
+import { ApiErrorAlert } from '@/features/auth/components/api-errors';
+import { AuthCard } from '@/features/auth/components/auth-card';
+import { useSchemaForm } from '@/lib/use-schema-form';
+
+export default function ForgotPasswordPage() {
+  const { t } = useTranslation();
+  const form = useSchemaForm(forgotPasswordRequestSchema, { email: '' });
+  const forgot = useForgotPassword();
+  return (
+    <AuthCard titleKey="titles.forgotPassword">
+      {forgot.isSuccess ? (
+        <Alert color="teal" role="status">
+          {t('auth.forgotSent')}
+        </Alert>
+      ) : (
+        <form
+          noValidate
+          onSubmit={(e) => {
+            e.preventDefault();
+            const body = form.validate();
+            if (body) forgot.mutate(body);
+          }}
+        >
+          <Stack gap="sm">
+            <Text size="sm">{t('auth.forgotIntro')}</Text>
+            <ApiErrorAlert error={forgot.error} titleKey="auth.tryAgain" />
+            <TextInput
+              label={t('auth.email')}
+              type="email"
+              autoComplete="email"
+              required
+              {...form.textProps('email')}
+              error={form.errors.email && t(form.errors.email)}
+            />
+            <Button type="submit" loading={forgot.isPending} fullWidth>
+              {t('auth.sendLink')}
+            </Button>
+          </Stack>
+        </form>
+      )}
+      <Anchor component={Link} to={paths.signIn} size="sm" ta="center">
+        {t('auth.backToSignIn')}
+      </Anchor>
+    </AuthCard>
+  );
+}

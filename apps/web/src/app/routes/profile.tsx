@@ -1,0 +1,32 @@
+import { Alert, Button, Card, Skeleton, Stack } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { Page } from '@/components/page';
+import { useUserInfo } from '@/features/profile/api/get-user-info';
+import { ProfileForm } from '@/features/profile/components/profile-form';
+
+export default function ProfilePage() {
+  const { t } = useTranslation();
+  const user = useUserInfo();
+  return (
+    <Page titleKey="titles.profile">
+      <Card withBorder padding="lg">
+        {user.isPending ? (
+          <Stack aria-busy aria-label={t('app.loading')}>
+            {[1, 2, 3, 4, 5].map((i) => (
+              <Skeleton key={i} h={36} maw={560} />
+            ))}
+          </Stack>
+        ) : user.isError ? (
+          <Stack align="flex-start">
+            <Alert color="red" role="alert">
+              {t(user.error.message, { defaultValue: t('errors.generic') })}
+            </Alert>
+            <Button onClick={() => void user.refetch()}>{t('errors.retry')}</Button>
+          </Stack>
+        ) : (
+          <ProfileForm user={user.data} />
+        )}
+      </Card>
+    </Page>
+  );
+}

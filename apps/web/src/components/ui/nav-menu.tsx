@@ -1,0 +1,151 @@
+import { Box, Collapse, Menu, UnstyledButton } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { IconChevronDown } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
+import { NavLink as RouterLink } from 'react-router';
+import classes from './nav-menu.module.css';
+
+/** Spec section 9: dropdown hover timeout, stacking, accordion speed and the nesting cap. */
+export const MENU_HOVER_TIMEOUT_MS = 200;
+export const MENU_Z_INDEX = 105;
+export const MENU_Z_INDEX_MOBILE = 110;
+export const ACCORDION_DURATION_MS = 250;
+export const MENU_MAX_DEPTH = 20;
+
+export interface MenuEntry {
+  key: string;
+  label: string;
+  icon?: ReactNode;
+  /** A route; entries with children may have none. */
+  to?: string;
+  children?: MenuEntry[];
+  /** Hidden entries are not shown (spec: a menu item is shown or hidden). */
+  hidden?: boolean;
+}
+
+/**
+ * Keys from the top entry down to the one whose route matches the path. The search stops at 20 levels
+ * so a cyclic or runaway menu definition cannot hang the page.
+ */
+export function findActiveTrail(entries: MenuEntry[], pathname: string, maxDepth = MENU_MAX_DEPTH): string[] {
+  const walk = (list: MenuEntry[], depth: number): string[] | null => {
+    if (depth >= maxDepth) return null;
+    for (const e of list) {
+      if (e.to && (pathname === e.to || pathname.startsWith(`${e.to}/`))) return [e.key];
+      if (e.children) {
+        const sub = walk(e.children, depth + 1);
+        if (sub) return [e.key, ...sub];
+      }
+    }
+    return null;
+  };
+  return walk(entries, 0) ?? [];
+}
+
+function EntryLink({ entry, onNavigate }: { entry: MenuEntry; onNavigate?: () => void }) {
+  return (
+    <UnstyledButton component={RouterLink} to={entry.to ?? '#'} className={classes.link} onClick={onNavigate}>
+      {entry.icon}
+      <span>{entry.label}</span>
+    </UnstyledButton>
+  );
+}
+
+function Dropdown({ entry, mobile, onNavigate }: { entry: MenuEntry; mobile: boolean; onNavigate?: () => void }) {
+  return (
+    <Menu
+      trigger="click-hover"
+      openDelay={0}
+      closeDelay={MENU_HOVER_TIMEOUT_MS}
+      zIndex={mobile ? MENU_Z_INDEX_MOBILE : MENU_Z_INDEX}
+      position="bottom-end"
+      withinPortal
+      loop
+    >
+      <Menu.Target>
+        <UnstyledButton className={classes.link} aria-haspopup="menu">
+          {entry.icon}
+          <span>{entry.label}</span>
+          <IconChevronDown size={14} />
+        </UnstyledButton>
+      </Menu.Target>
+      <Menu.Dropdown>
+        {(entry.children ?? [])
+          .filter((c) => !c.hidden)
+          .map((c) =>
+            c.to ? (
+              <Menu.Item key={c.key} component={RouterLink} to={c.to} leftSection={c.icon} onClick={onNavigate}>
+                {c.label}
+              </Menu.Item>
+            ) : (
+              <Box key={c.key} px="sm" py={4}>
+                {c.label}
+                {c.children && <NavMenu entries={c.children} mode="accordion" onNavigate={onNavigate} depth={1} />}
+              </Box>
+            ),
+          )}
+      </Menu.Dropdown>
+    </Menu>
+  );
+}
+
+function AccordionEntry({
+  entry,
+  depth,
+  onNavigate,
+  initiallyOpen,
+}: {
+  entry: MenuEntry;
+  depth: number;
+  onNavigate?: () => void;
+  initiallyOpen: boolean;
+}) {
+  const [opened, { toggle }] = useDisclosure(initiallyOpen);
+  const id = `menu-${entry.key}`;
+  return (
+    <div>
+      <UnstyledButton className={classes.link} onClick={toggle} aria-expanded={opened} aria-controls={id}>
+        {entry.icon}
+        <span style={{ flex: 1 }}>{entry.label}</span>
+        <IconChevronDown
+          size={14}
+          style={{ transform: opened ? 'rotate(180deg)' : 'none', transition: `transform ${ACCORDION_DURATION_MS}ms` }}
+        />
+      </UnstyledButton>
+      <Collapse in={opened} transitionDuration={ACCORDION_DURATION_MS} id={id}>
+        <Box pl="md">
+          <NavMenu entries={entry.children ?? []} mode="accordion" onNavigate={onNavigate} depth={depth + 1} />
+        </Box>
+      </Collapse>
+    </div>
+  );
+}
+
+export interface NavMenuProps {
+  entries: MenuEntry[];
+  /** Dropdowns on wide screens, an accordion in the mobile drawer. */
+  mode: 'dropdown' | 'accordion';
+  mobile?: boolean;
+  onNavigate?: () => void;
+  /** Current nesting level; deeper than 20 levels is not rendered. */
+  depth?: number;
+  activeTrail?: string[];
+}
+
+/** The app menu: entries with children open as a hover dropdown (200 ms) or a sliding accordion (250 ms). */
+export function NavMenu({ entries, mode, mobile = false, onNavigate, depth = 0, activeTrail = [] }: NavMenuProps) {
+  if (depth >= MENU_MAX_DEPTH) return null;
+  const visible = entries.filter((e) => !e.hidden);
+  return (
+    <Box className={mode === 'dropdown' ? classes.row : classes.column}>
+      {visible.map((e) => {
+        if (!e.children?.length) return <EntryLink key={e.key} entry={e} onNavigate={onNavigate} />;
+        return mode === 'dropdown' ? (
+          <Dropdown key={e.key} entry={e} mobile={mobile} onNavigate={onNavigate} />
+        ) : (
+          <AccordionEntry key={e.key} entry={e} depth={depth} onNavigate={onNavigate} initiallyOpen={activeTrail.includes(e.key)} />
+        );
+      })}
+    </Box>
+  );
+}

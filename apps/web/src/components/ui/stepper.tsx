@@ -1,0 +1,66 @@
+import { Button, Group, Stepper } from '@mantine/core';
+import { type ReactNode, useCallback, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+
+export type StepStatus = 'completed' | 'current' | 'pending';
+export type StepperPosition = 'first' | 'between' | 'last';
+
+/** Step change animation (spec section 9). */
+export const STEPPER_ANIMATION_S = 0.3;
+
+/**
+ * Stepper state of spec section 2: starts at step 1, remembers the previously passed step, and tells
+ * each step's status and where the whole stands (first, between or last).
+ */
+export function useStepper(total: number) {
+  const [active, setActive] = useState(1);
+  const [previous, setPrevious] = useState<number | null>(null);
+  const goTo = useCallback(
+    (step: number) => {
+      const next = Math.min(Math.max(1, step), total);
+      setActive((current) => {
+        if (current !== next) setPrevious(current);
+        return next;
+      });
+    },
+    [total],
+  );
+  const statusOf = (step: number): StepStatus => (step < active ? 'completed' : step === active ? 'current' : 'pending');
+  const position: StepperPosition = active <= 1 ? 'first' : active >= total ? 'last' : 'between';
+  return { active, previous, position, statusOf, goTo, next: () => goTo(active + 1), back: () => goTo(active - 1) };
+}
+
+export interface StepDef {
+  label: string;
+  description?: string;
+  content: ReactNode;
+}
+
+/** A step-by-step form frame on Mantine's Stepper; next/back buttons move between the steps. */
+export function StepperWidget({ steps, onFinish }: { steps: StepDef[]; onFinish?: () => void }) {
+  const { t } = useTranslation();
+  const s = useStepper(steps.length);
+  return (
+    <div data-position={s.position} data-previous={s.previous ?? ''}>
+      <Stepper active={s.active - 1} onStepClick={(i) => s.goTo(i + 1)} allowNextStepsSelect={false} size="sm">
+        {steps.map((step, i) => (
+          <Stepper.Step
+            key={step.label}
+            label={step.label}
+            description={step.description}
+            data-status={s.statusOf(i + 1)}
+            aria-label={`${t('widgets.step', { n: i + 1 })}: ${step.label}`}
+          >
+            <div style={{ animation: `pw-fade-in ${STEPPER_ANIMATION_S}s ease` }}>{step.content}</div>
+          </Stepper.Step>
+        ))}
+      </Stepper>
+      <Group justify="space-between" mt="md">
+        <Button variant="default" onClick={s.back} disabled={s.position === 'first'}>
+          {t('widgets.back')}
+        </Button>
+        <Button onClick={s.position === 'last' ? onFinish : s.next}>{t('widgets.next')}</Button>
+      </Group>
+    </div>
+  );
+}

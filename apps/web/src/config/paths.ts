@@ -1,0 +1,62 @@
+/** Every URL of the app: routes of the spec's table (section 2) and the API endpoints (section 7). */
+export const paths = {
+  root: '/',
+  dashboard: '/dashboard',
+  deviceDetails: (id: string | number) => `/device-details/${id}`,
+  deviceEnergyDetails: (id: string | number) => `/device-energy-details/${id}`,
+  thermoDeviceDetails: (id: string | number) => `/thermo-device-details/${id}`,
+  singlePhaseDeviceDetails: (id: string | number) => `/single-phase-device-details/${id}`,
+  solarDeviceDetails: (id: string | number) => `/solar-device-details/${id}`,
+  editDevice: (id: string | number) => `/edit-device/${id}`,
+  deviceOverview: (id: string | number) => `/device/overview/${id}`,
+  profile: '/user/profile',
+  analytics: '/analytics',
+  signOut: '/sign-out',
+  locations: '/locations',
+  locationView: (id: string | number) => `/locations/view/${id}`,
+  locationEdit: (id: string | number) => `/locations/edit/${id}`,
+  locationTariffEdit: (locationId: string | number, tariffId: string | number) => `/locations/tariff-edit/${locationId}/${tariffId}`,
+  tariffStats: (id: string | number) => `/stats/tariff/${id}`,
+  /** The menu's "tariffs" entry: tariff statistics over all locations. */
+  tariffs: '/stats/tariff/all',
+  signIn: '/sign-in',
+  signInFox: '/sign-in-fox',
+  register: '/register',
+  forgotPassword: '/forgot-password',
+  resetPassword: '/reset-password',
+  notFound: '/404',
+} as const;
+
+/** Route patterns for the router (same table, with params). */
+export const routePatterns = {
+  deviceDetails: '/device-details/:id',
+  deviceEnergyDetails: '/device-energy-details/:id',
+  thermoDeviceDetails: '/thermo-device-details/:id',
+  singlePhaseDeviceDetails: '/single-phase-device-details/:id',
+  solarDeviceDetails: '/solar-device-details/:id',
+  editDevice: '/edit-device/:id',
+  deviceOverview: '/device/overview/:id',
+  locationView: '/locations/view/:id',
+  locationEdit: '/locations/edit/:id',
+  locationTariffEdit: '/locations/tariff-edit/:locationId/:tariffId',
+  tariffStats: '/stats/tariff/:id',
+} as const;
+
+/** Routes reachable without a token; the token is not verified on them. */
+export const PUBLIC_ROUTES: readonly string[] = [paths.signIn, paths.signInFox, paths.register, paths.forgotPassword, paths.resetPassword];
+
+/** API endpoints, relative to the API base (`/api/`). */
+export const api = {
+  login: 'account/login',
+  register: 'register',
+  forgotPassword: 'forgot_password',
+  resetPassword: 'reset_password',
+  userInfo: 'account/userInfo',
+  updateProfile: 'account/update',
+  verifyToken: 'account/verifytoken',
+  refreshToken: 'account/refreshtoken',
+  logout: 'account/logout',
+  devices: 'devices',
+} as const;
+
+export const API_BASE_URL = '/api/';

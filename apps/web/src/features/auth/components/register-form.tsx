@@ -1,0 +1,92 @@
+import { Anchor, Button, Select, Stack, Text, TextInput } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { LANGUAGES, type Language, registerRequestSchema } from '@phasewatch/shared';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { PasswordStrengthInput } from '@/components/ui/password-strength';
+import { paths } from '@/config/paths';
+import { isLanguage } from '@/i18n';
+import { countryOptions } from '@/lib/countries';
+import { useSchemaForm } from '@/lib/use-schema-form';
+import { useRegister } from '../api/register';
+import { ApiErrorAlert } from './api-errors';
+
+export function RegisterForm({ onRegistered }: { onRegistered(): void }) {
+  const { t, i18n } = useTranslation();
+  const language: Language = isLanguage(i18n.language) ? i18n.language : 'en';
+  const form = useSchemaForm(registerRequestSchema, {
+    email: '',
+    password: '',
+    fullName: '',
+    country: language === 'tr' ? 'TR' : 'PL',
+    language,
+  });
+  const register = useRegister();
+  const countries = useMemo(() => countryOptions(i18n.language), [i18n.language]);
+  const err = (key?: string) => (key ? t(key) : undefined);
+
+  return (
+    <form
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        const body = form.validate();
+        if (!body) return;
+        register.mutate(body, {
+          onSuccess: () => {
+            notifications.show({ color: 'teal', message: t('auth.registered') });
+            onRegistered();
+          },
+        });
+      }}
+    >
+      <Stack gap="sm">
+        <ApiErrorAlert error={register.error} titleKey="auth.tryAgain" />
+        <TextInput
+          label={t('auth.email')}
+          type="email"
+          autoComplete="email"
+          required
+          {...form.textProps('email')}
+          error={err(form.errors.email)}
+        />
+        <PasswordStrengthInput
+          label={t('auth.password')}
+          autoComplete="new-password"
+          required
+          {...form.textProps('password')}
+          error={err(form.errors.password)}
+        />
+        <TextInput label={t('auth.fullName')} autoComplete="name" {...form.textProps('fullName')} error={err(form.errors.fullName)} />
+        <Select
+          label={t('auth.country')}
+          required
+          searchable
+          data={countries}
+          value={form.values.country}
+          onChange={(v) => form.setValue('country', v ?? '')}
+          onBlur={() => form.validateField('country', form.values.country)}
+          error={err(form.errors.country)}
+          nothingFoundMessage="—"
+        />
+        <Select
+          label={t('auth.language')}
+          data={LANGUAGES.map((l) => ({ value: l, label: t(`languages.${l}`) }))}
+          value={form.values.language}
+          onChange={(v) => form.setValue('language', (v ?? 'en') as Language)}
+          allowDeselect={false}
+        />
+        <Button type="submit" loading={register.isPending} fullWidth mt="xs">
+          {t('auth.register')}
+        </Button>
+        <Text size="sm" ta="center">
+          {t('auth.haveAccount')}{' '}
+          <Anchor component={Link} to={paths.signIn}>
+            {t('auth.signIn')}
+          </Anchor>
+        </Text>
+      </Stack>
+    </form>
+  );
+}

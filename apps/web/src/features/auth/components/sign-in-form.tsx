@@ -1,0 +1,74 @@
+import { Anchor, Button, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { loginRequestSchema } from '@phasewatch/shared';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { paths } from '@/config/paths';
+import { isLanguage, setLanguage } from '@/i18n';
+import { useSchemaForm } from '@/lib/use-schema-form';
+import { useLogin } from '../api/login';
+import { ApiErrorAlert } from './api-errors';
+
+/** The sign-in form: errors of the answer under "Try again!", success told as a toast. */
+export function SignInForm({ onSignedIn, compact = false }: { onSignedIn(): void; compact?: boolean }) {
+  const { t } = useTranslation();
+  const form = useSchemaForm(loginRequestSchema, { email: '', password: '' });
+  const login = useLogin();
+  const err = (key?: string) => (key ? t(key) : undefined);
+
+  return (
+    <form
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        const body = form.validate();
+        if (!body) return;
+        login.mutate(body, {
+          onSuccess: (auth) => {
+            if (isLanguage(auth.user.language)) void setLanguage(auth.user.language);
+            notifications.show({ color: 'teal', message: t('auth.loggedIn') });
+            onSignedIn();
+          },
+        });
+      }}
+    >
+      <Stack gap={compact ? 'xs' : 'sm'}>
+        <ApiErrorAlert error={login.error} titleKey="auth.tryAgain" />
+        <TextInput
+          label={t('auth.email')}
+          type="email"
+          autoComplete="username"
+          required
+          {...form.textProps('email')}
+          error={err(form.errors.email)}
+          data-autofocus
+          autoFocus
+        />
+        <PasswordInput
+          label={t('auth.password')}
+          autoComplete="current-password"
+          required
+          {...form.textProps('password')}
+          error={err(form.errors.password)}
+          visibilityToggleButtonProps={{ 'aria-label': t('widgets.showPassword') }}
+        />
+        <Button type="submit" loading={login.isPending} fullWidth mt="xs">
+          {t('auth.signIn')}
+        </Button>
+        {!compact && (
+          <Group justify="space-between" gap="xs">
+            <Anchor component={Link} to={paths.forgotPassword} size="sm">
+              {t('auth.forgotPassword')}
+            </Anchor>
+            <Text size="sm">
+              {t('auth.noAccount')}{' '}
+              <Anchor component={Link} to={paths.register}>
+                {t('auth.createAccount')}
+              </Anchor>
+            </Text>
+          </Group>
+        )}
+      </Stack>
+    </form>
+  );
+}

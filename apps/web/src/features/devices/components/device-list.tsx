@@ -1,0 +1,129 @@
+import { ActionIcon, Alert, Anchor, Badge, Button, Card, Group, Skeleton, Stack, Table, Text, ThemeIcon, Tooltip } from '@mantine/core';
+import { deviceDetailPath } from '@phasewatch/shared';
+import { IconDevices, IconEdit, IconEye, IconWifiOff } from '@tabler/icons-react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { SearchBox } from '@/components/ui/search-box';
+import { paths } from '@/config/paths';
+import { useDevices } from '../api/get-devices';
+
+/** The dashboard's device list: name, model, status, actions, location, tariff, total (spec section 2). */
+export function DeviceList() {
+  const { t, i18n } = useTranslation();
+  const devices = useDevices();
+  const [query, setQuery] = useState('');
+  const kwh = new Intl.NumberFormat(i18n.language, { maximumFractionDigits: 1 });
+
+  if (devices.isPending) {
+    return (
+      <Stack aria-busy aria-label={t('app.loading')}>
+        {[1, 2, 3].map((i) => (
+          <Skeleton key={i} h={40} />
+        ))}
+      </Stack>
+    );
+  }
+  if (devices.isError) {
+    return (
+      <Stack align="flex-start">
+        <Alert color="red" role="alert">
+          {t(devices.error.message, { defaultValue: t('errors.generic') })}
+        </Alert>
+        <Button onClick={() => void devices.refetch()}>{t('errors.retry')}</Button>
+      </Stack>
+    );
+  }
+  if (devices.data.length === 0) {
+    return (
+      <Card withBorder padding="xl">
+        <Stack align="center" gap="xs" py="lg">
+          <ThemeIcon size={56} radius="xl" variant="light">
+            <IconDevices size={30} />
+          </ThemeIcon>
+          <Text fw={600} size="lg">
+            {t('dashboard.empty')}
+          </Text>
+          <Text c="dimmed" size="sm" ta="center">
+            {t('dashboard.emptyHint')}
+          </Text>
+        </Stack>
+      </Card>
+    );
+  }
+
+  const q = query.toLowerCase();
+  const rows = q ? devices.data.filter((d) => `${d.name} ${d.model} ${d.location ?? ''}`.toLowerCase().includes(q)) : devices.data;
+
+  return (
+    <Stack>
+      <SearchBox maw={320} placeholder={t('dashboard.searchPlaceholder')} onSearch={setQuery} onClear={() => setQuery('')} />
+      {rows.length === 0 ? (
+        <Text c="dimmed">{t('dashboard.noMatches', { query })}</Text>
+      ) : (
+        <Table.ScrollContainer minWidth={720}>
+          <Table striped highlightOnHover verticalSpacing="sm">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('dashboard.name')}</Table.Th>
+                <Table.Th>{t('dashboard.model')}</Table.Th>
+                <Table.Th>{t('dashboard.status')}</Table.Th>
+                <Table.Th>{t('dashboard.actions')}</Table.Th>
+                <Table.Th>{t('dashboard.location')}</Table.Th>
+                <Table.Th>{t('dashboard.tariff')}</Table.Th>
+                <Table.Th ta="right">{t('dashboard.total')}</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {rows.map((d) => (
+                <Table.Tr key={d.id}>
+                  <Table.Td>
+                    <Anchor component={Link} to={deviceDetailPath(d.typeCode, d.id)} fw={600}>
+                      {d.name}
+                    </Anchor>
+                  </Table.Td>
+                  <Table.Td>{d.model}</Table.Td>
+                  <Table.Td>
+                    <Group gap={6} wrap="nowrap">
+                      <Badge color={d.status === 'online' ? 'teal' : 'gray'} variant="light">
+                        {t(d.status === 'online' ? 'dashboard.online' : 'dashboard.offline')}
+                      </Badge>
+                      {d.weakSignal && (
+                        <Tooltip label={t('dashboard.weakSignal')}>
+                          <IconWifiOff size={16} aria-label={t('dashboard.weakSignal')} />
+                        </Tooltip>
+                      )}
+                    </Group>
+                  </Table.Td>
+                  <Table.Td>
+                    <Group gap={4} wrap="nowrap">
+                      <ActionIcon
+                        component={Link}
+                        to={paths.deviceOverview(d.id)}
+                        variant="subtle"
+                        aria-label={`${t('dashboard.overview')}: ${d.name}`}
+                      >
+                        <IconEye size={18} />
+                      </ActionIcon>
+                      <ActionIcon
+                        component={Link}
+                        to={paths.editDevice(d.id)}
+                        variant="subtle"
+                        aria-label={`${t('dashboard.edit')}: ${d.name}`}
+                      >
+                        <IconEdit size={18} />
+                      </ActionIcon>
+                    </Group>
+                  </Table.Td>
+                  <Table.Td>{d.location ?? '—'}</Table.Td>
+                  <Table.Td>{d.tariff ?? '—'}</Table.Td>
+                  <Table.Td ta="right">{d.totalEnergyKwh === null ? '—' : `${kwh.format(d.totalEnergyKwh)} kWh`}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,41 @@
+import { FALLBACK_TIMEZONE, isValidTimezone, SERVER_DATE_FORMAT } from '@phasewatch/shared';
+import dayjs from 'dayjs';
+import customParseFormat from 'dayjs/plugin/customParseFormat';
+import timezone from 'dayjs/plugin/timezone';
+import utc from 'dayjs/plugin/utc';
+
+dayjs.extend(customParseFormat);
+dayjs.extend(utc);
+dayjs.extend(timezone);
+
+/** The zone to show dates in: the given one when the runtime knows it, else the spec's fallback. */
+export function effectiveTimezone(tz: string | null | undefined): string {
+  return tz && isValidTimezone(tz) ? tz : FALLBACK_TIMEZONE;
+}
+
+/** Parses a server date (UTC `YYYY-MM-DD HH:mm:ss`); null when it is not one. */
+export function parseServerDate(value: string): Date | null {
+  const d = dayjs.utc(value, SERVER_DATE_FORMAT, true);
+  return d.isValid() ? d.toDate() : null;
+}
+
+/** A server date as `YYYY-MM-DD HH:mm:ss` wall-clock time of the zone. */
+export function toZonedString(value: string, tz: string | null | undefined, format = SERVER_DATE_FORMAT): string {
+  const d = parseServerDate(value);
+  if (!d) return value;
+  return dayjs(d).tz(effectiveTimezone(tz)).format(format);
+}
+
+/** A server date for people: the locale's date and time style, in the user's timezone. */
+export function formatServerDate(
+  value: string,
+  opts: { timeZone?: string | null; locale?: string; dateStyle?: 'short' | 'medium' | 'long'; timeStyle?: 'short' | 'medium' } = {},
+): string {
+  const d = parseServerDate(value);
+  if (!d) return value;
+  return new Intl.DateTimeFormat(opts.locale ?? 'en', {
+    dateStyle: opts.dateStyle ?? 'medium',
+    timeStyle: opts.timeStyle ?? 'short',
+    timeZone: effectiveTimezone(opts.timeZone),
+  }).format(d);
+}

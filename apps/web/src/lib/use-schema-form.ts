@@ -1,0 +1,84 @@
+import { useCallback, useRef, useState } from 'react';
+
+/** The parts of a zod object schema the form needs (kept structural so the web app stays zod-agnostic). */
+interface Issue {
+  path: PropertyKey[];
+  message: string;
+}
+interface ParseResult<Out> {
+  success: boolean;
+  data?: Out;
+  error?: { issues: Issue[] };
+}
+interface FieldSchema {
+  safeParse(value: unknown): ParseResult<unknown>;
+}
+export interface ObjectSchema<Out> {
+  shape: Record<string, FieldSchema>;
+  safeParse(value: unknown): ParseResult<Out>;
+}
+
+export type FieldErrors<V> = Partial<Record<keyof V & string, string>>;
+
+/**
+ * Form state validated with the shared schemas: a field is checked on blur, change and input (spec
+ * section 5), the whole form on submit. Errors are i18n keys (`validation.*`) or server texts.
+ */
+export function useSchemaForm<V extends Record<string, unknown>, Out>(schema: ObjectSchema<Out>, initial: V) {
+  const [values, setValues] = useState<V>(initial);
+  const [errors, setErrors] = useState<FieldErrors<V>>({});
+  const valuesRef = useRef(values);
+  valuesRef.current = values;
+
+  const validateField = useCallback(
+    (field: keyof V & string, value: unknown): string | undefined => {
+      const fieldSchema = schema.shape[field];
+      const r = fieldSchema?.safeParse(value);
+      const message = r && !r.success ? r.error?.issues[0]?.message : undefined;
+      setErrors((e) => ({ ...e, [field]: message }));
+      return message;
+    },
+    [schema],
+  );
+
+  const setValue = useCallback(
+    <K extends keyof V & string>(field: K, value: V[K]) => {
+      setValues((v) => ({ ...v, [field]: value }));
+      validateField(field, value);
+    },
+    [validateField],
+  );
+
+  /** Replaces values without validating (e.g. when the server record arrives). */
+  const reset = useCallback((next: V) => {
+    setValues(next);
+    setErrors({});
+  }, []);
+
+  /** Validates everything; the parsed output, or null with the errors shown. */
+  const validate = useCallback((): Out | null => {
+    const r = schema.safeParse(valuesRef.current);
+    if (r.success) {
+      setErrors({});
+      return r.data as Out;
+    }
+    const next: FieldErrors<V> = {};
+    for (const issue of r.error?.issues ?? []) {
+      const key = String(issue.path[0] ?? '') as keyof V & string;
+      if (key && !next[key]) next[key] = issue.message;
+    }
+    setErrors(next);
+    return null;
+  }, [schema]);
+
+  /** Props for a text input: value, change/input/blur validation and its error key. */
+  const textProps = (field: keyof V & string) => ({
+    name: field,
+    value: String(values[field] ?? ''),
+    onChange: (e: { currentTarget: { value: string } }) => setValue(field, e.currentTarget.value as V[typeof field]),
+    onInput: (e: { currentTarget: { value: string } }) => validateField(field, e.currentTarget.value),
+    onBlur: () => validateField(field, valuesRef.current[field]),
+  });
+
+  return { values, errors, setValue, setErrors, validate, validateField, reset, textProps };
+}

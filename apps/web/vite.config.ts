@@ -1,0 +1,22 @@
+import path from 'node:path';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+const api = 'http://127.0.0.1:8080';
+
+export default defineConfig({
+  plugins: [react()],
+  resolve: {
+    alias: {
+      '@phasewatch/shared': path.resolve(import.meta.dirname, '../../packages/shared/src/index.ts'),
+      '@': path.resolve(import.meta.dirname, 'src'),
+    },
+  },
+  server: {
+    proxy: {
+      '/api': { target: api, changeOrigin: false },
+      '/hubs': { target: api, ws: true },
+    },
+  },
+  build: { outDir: 'dist', emptyOutDir: true, sourcemap: true, chunkSizeWarningLimit: 1200 },
+});

@@ -1,0 +1,16 @@
+import path from 'node:path';
+import react from '@vitejs/plugin-react';
+import { defineProject } from 'vitest/config';
+import { sharedAlias } from '../../vitest.shared.js';
+
+export default defineProject({
+  plugins: [react()],
+  resolve: { alias: { ...sharedAlias, '@': path.resolve(import.meta.dirname, 'src') } },
+  test: {
+    name: 'web',
+    environment: 'jsdom',
+    include: ['src/**/*.test.{ts,tsx}'],
+    setupFiles: ['src/test/setup.ts'],
+    css: false,
+  },
+});
