@@ -1,0 +1,223 @@
+import { bucketEnergy, localDayStarts, zonedTimeToUtc } from '@phasewatch/shared';
+import mqtt from 'mqtt';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { ReadingCommitted } from '../events/bus.js';
+import { buildTestApp, signUp, type TestApp } from '../test/app.js';
+import { DIALECTS } from '../test/storage.js';
+
+const MIN = 60_000;
+
+describe.each(DIALECTS)('ingest, readings and energy (%s)', (dialect) => {
+  let t: TestApp;
+  let user: Awaited<ReturnType<typeof signUp>>;
+  beforeAll(async () => {
+    // Long retention: the DST fixtures are fixed dates in 2026, whatever the clock says.
+    t = await buildTestApp(dialect, { mqttUrl: inject('mqttUrl'), rawRetentionDays: 36_500 });
+    user = await signUp(t.app);
+  });
+  afterAll(async () => t.close());
+
+  const device = async (mac: string, typeCode = 20) => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/devices', headers: user.auth, payload: { name: mac, mac, typeCode } });
+    return res.json() as { device: { id: number; mac: string }; ingestKey: string };
+  };
+  const post = (key: string, readings: unknown) =>
+    t.app.inject({ method: 'POST', url: '/api/ingest', headers: { 'x-device-key': key }, payload: { readings } as object });
+  const rawCount = async (id: number) =>
+    Number(
+      (
+        await t.ctx.storage.db
+          .selectFrom('readings')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('device_id', '=', id)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+
+  it('accepts a batch after commit, emits events, and a repeat is idempotent', async () => {
+    const d = await device('10:00:00:00:00:01');
+    const base = Date.now() - 19.5 * MIN;
+    const readings = Array.from({ length: 20 }, (_, i) => ({
+      ts: new Date(base + i * MIN).toISOString(),
+      values: { vave1: 230 + i, eai1: 100 + i * 0.1, rssi: -80 },
+    }));
+    const seen: ReadingCommitted[] = [];
+    const visible: Promise<number>[] = [];
+    const statuses: unknown[] = [];
+    const onReading = (e: ReadingCommitted) => {
+      seen.push(e);
+      // Emitted after commit: a query issued from the listener already sees every row.
+      visible.push(rawCount(e.deviceId));
+    };
+    const onStatus = (e: unknown) => statuses.push(e);
+    t.ctx.events.on('readingCommitted', onReading);
+    t.ctx.events.on('deviceStatusChanged', onStatus);
+    const res = await post(d.ingestKey, readings);
+    t.ctx.events.off('readingCommitted', onReading);
+    t.ctx.events.off('deviceStatusChanged', onStatus);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ accepted: 20 });
+    expect(await rawCount(d.device.id)).toBe(20);
+    expect(seen).toHaveLength(20);
+    expect(await Promise.all(visible)).toEqual(Array(20).fill(20));
+    expect(seen[19]).toEqual({
+      deviceId: d.device.id,
+      userId: user.userId,
+      ts: base + 19 * MIN,
+      values: { vave1: 249, eai1: 101.9, rssi: -80 },
+    });
+    expect(statuses).toEqual([{ deviceId: d.device.id, userId: user.userId, status: 'online', weakSignal: true }]);
+
+    const again = await post(d.ingestKey, readings);
+    expect(again.json()).toEqual({ accepted: 20 });
+    expect(await rawCount(d.device.id)).toBe(20);
+    const list = (await t.app.inject({ method: 'GET', url: '/api/devices', headers: user.auth })).json();
+    expect(list.find((x: { id: number }) => x.id === d.device.id)).toMatchObject({
+      status: 'online',
+      weakSignal: true,
+      totalEnergyKwh: 1.9,
+    });
+  });
+
+  it('rejects bad input with a clear 4xx and writes nothing', async () => {
+    const d = await device('10:00:00:00:00:02');
+    const ok = { ts: new Date(Date.now() - MIN).toISOString(), values: { vave1: 230 } };
+    expect((await post('wrong-key', [ok])).statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'POST', url: '/api/ingest', payload: { readings: [ok] } })).statusCode).toBe(401);
+    const cases: [unknown, string][] = [
+      [[ok, { ts: ok.ts, values: { nope: 1 } }], 'readings.1.values.nope'],
+      [[ok, { ts: ok.ts, values: { vave1: 'x' } }], 'readings.1.values.vave1'],
+      [[ok, { ts: ok.ts, values: { vave1: null } }], 'readings.1.values.vave1'],
+      [[ok, { ts: new Date(Date.now() + 10 * MIN).toISOString(), values: { vave1: 1 } }], 'readings.1.ts'],
+      [[ok, { ts: 'yesterday', values: { vave1: 1 } }], 'readings.1.ts'],
+      [[ok, { ts: '2026-01-01T00:00:00', values: { vave1: 1 } }], 'readings.1.ts'],
+      [[ok, { ts: '1900-01-01T00:00:00Z', values: { vave1: 1 } }], 'readings.1.ts'],
+      [Array.from({ length: 5001 }, () => ok), 'readings'],
+      [[], 'readings'],
+    ];
+    for (const [readings, field] of cases) {
+      const res = await post(d.ingestKey, readings);
+      expect(res.statusCode, JSON.stringify(readings).slice(0, 200)).toBe(400);
+      expect(res.json().errors.map((e: { field: string }) => e.field)).toContain(field);
+    }
+    // NaN / Infinity cannot be written in JSON: a body carrying them is malformed.
+    const nan = await t.app.inject({
+      method: 'POST',
+      url: '/api/ingest',
+      headers: { 'x-device-key': d.ingestKey, 'content-type': 'application/json' },
+      payload: `{"readings":[{"ts":"${ok.ts}","values":{"vave1":NaN}}]}`,
+    });
+    expect(nan.statusCode).toBe(400);
+    expect(await rawCount(d.device.id)).toBe(0);
+    // A full batch of 5,000 fits the body limit.
+    const base = Date.now() - 6000 * MIN;
+    const full = Array.from({ length: 5000 }, (_, i) => ({
+      ts: new Date(base + i * MIN).toISOString(),
+      values: { vave1: 230, eai1: i * 0.01 },
+    }));
+    expect((await post(d.ingestKey, full)).json()).toEqual({ accepted: 5000 });
+    expect(await rawCount(d.device.id)).toBe(5000);
+  });
+
+  it('rollups answer like a computation from raw rows; energy across DST days with a reset and a gap', async () => {
+    // The user's zone decides local days; the test user registered in PL → Europe/Warsaw.
+    const d = await device('10:00:00:00:00:03');
+    const tz = 'Europe/Warsaw';
+    const start = zonedTimeToUtc(tz, 2026, 3, 28);
+    const end = zonedTimeToUtc(tz, 2026, 3, 31);
+    const readings: { ts: string; values: Record<string, number> }[] = [];
+    let counter = 500;
+    const samples: { ts: number; value: number }[] = [];
+    for (let ts = start - 2 * 3_600_000; ts < end; ts += 7 * MIN) {
+      const hourUtc = new Date(ts).getUTCHours();
+      if (ts >= zonedTimeToUtc(tz, 2026, 3, 29, 9) && ts < zonedTimeToUtc(tz, 2026, 3, 29, 15)) continue; // a 6-hour gap
+      counter += 0.05 + (hourUtc % 5) * 0.01;
+      if (ts >= zonedTimeToUtc(tz, 2026, 3, 30, 12) && samples.every((s) => s.ts < zonedTimeToUtc(tz, 2026, 3, 30, 12))) counter = 0.02; // reset
+      samples.push({ ts: ts, value: counter });
+      readings.push({ ts: new Date(ts).toISOString(), values: { eai1: counter, vave1: 220 + (ts % 17), pave1: (ts / MIN) % 300 } });
+    }
+    // Out of order and in two requests: the rollups must not care.
+    const half = Math.floor(readings.length / 2);
+    expect((await post(d.ingestKey, readings.slice(half))).statusCode).toBe(200);
+    expect((await post(d.ingestKey, readings.slice(0, half))).statusCode).toBe(200);
+
+    const get = (q: string) => t.app.inject({ method: 'GET', url: `/api/devices/${d.device.id}/readings?${q}`, headers: user.auth });
+    const days = localDayStarts(start, end, tz);
+    expect(days.length).toBe(3);
+    const edges = [...days, end];
+    const expectedDays = bucketEnergy(samples, edges);
+    const daily = (await get(`from=${start}&to=${end}&interval=24h&params=eai1,vave1`)).json();
+    expect(daily.ts).toEqual(days);
+    expect(edges[2] - edges[1]).toBe(23 * 3_600_000);
+    daily.series.eai1.delta.forEach((e: number, i: number) => {
+      expect(e).toBeCloseTo(expectedDays[i] ?? Number.NaN, 6);
+    });
+    expect(daily.series.eai1.delta.every((e: number) => e >= 0)).toBe(true);
+
+    // Hourly from rollups vs raw rows: energy per hour and avg/min/max.
+    const from = start;
+    const to = from + 2 * 86_400_000;
+    const hourly = (await get(`from=${from}&to=${to}&interval=1h&params=eai1,vave1`)).json();
+    const hourEdges = [...hourly.ts, to];
+    const expectedHours = bucketEnergy(samples, hourEdges);
+    hourly.series.eai1.delta.forEach((e: number, i: number) => {
+      expect(e).toBeCloseTo(expectedHours[i] ?? Number.NaN, 6);
+    });
+    const raw = (await get(`from=${from}&to=${from + 3 * 3_600_000}&interval=raw&params=vave1`)).json();
+    const firstHour = raw.series.vave1.values.slice(0, raw.ts.filter((x: number) => x < from + 3_600_000).length) as number[];
+    expect(hourly.series.vave1.min[0]).toBe(Math.min(...firstHour));
+    expect(hourly.series.vave1.max[0]).toBe(Math.max(...firstHour));
+    expect(hourly.series.vave1.avg[0]).toBeCloseTo(firstHour.reduce((a, b) => a + b, 0) / firstHour.length, 9);
+    const q15 = (await get(`from=${from}&to=${to}&interval=15m&params=eai1`)).json();
+    const q30 = (await get(`from=${from}&to=${to}&interval=30m&params=eai1`)).json();
+    const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+    expect(sum(q15.series.eai1.delta)).toBeCloseTo(sum(expectedHours), 6);
+    expect(sum(q30.series.eai1.delta)).toBeCloseTo(sum(expectedHours), 6);
+
+    const tooLong = await get(`from=2020-01-01T00:00:00Z&to=2026-01-01T00:00:00Z&interval=raw`);
+    expect(tooLong.statusCode).toBe(400);
+    expect(tooLong.json().errors).toContainEqual({ field: 'to', message: 'Data range is too long.' });
+    expect((await get('from=x&to=y')).statusCode).toBe(400);
+    expect((await get(`from=${from}&to=${to}&params=nope`)).statusCode).toBe(400);
+
+    const energy = (await t.app.inject({ method: 'GET', url: `/api/devices/${d.device.id}/energy`, headers: user.auth })).json();
+    const total = bucketEnergy(samples, [samples[0]?.ts ?? 0, end + 1]).reduce((a, b) => a + b, 0);
+    expect(energy.measuredTotalKwh).toBeCloseTo(total, 6);
+    expect(energy.total).toBeCloseTo(total, 6);
+    expect(energy.timezone).toBe(tz);
+  });
+
+  it('takes readings over MQTT through the real broker into the same writer', async () => {
+    const d = await device('10:00:00:00:00:04');
+    const client = await mqtt.connectAsync(inject('mqttUrl'), { protocolVersion: 5 });
+    const ts = new Date(Date.now() - MIN).toISOString();
+    await client.publishAsync(
+      `phasewatch/${d.device.mac.replaceAll(':', '')}/readings`,
+      JSON.stringify({ key: d.ingestKey, readings: [{ ts, values: { vave1: 231 } }] }),
+      { qos: 1 },
+    );
+    await client.publishAsync('phasewatch/100000000004/readings', 'not json', { qos: 1 });
+    await client.publishAsync(
+      'phasewatch/100000000004/readings',
+      JSON.stringify({ key: 'bad', readings: [{ ts, values: { vave1: 1 } }] }),
+      { qos: 1 },
+    );
+    await client.publishAsync(
+      'phasewatch/AABBCCDDEEFF/readings',
+      JSON.stringify({ key: d.ingestKey, readings: [{ ts, values: { vave1: 1 } }] }),
+      { qos: 1 },
+    );
+    const ts2 = new Date(Date.now() - 2 * MIN).toISOString();
+    await client.publishAsync(`phasewatch/${d.device.mac}/readings`, JSON.stringify({ readings: [{ ts: ts2, values: { vave1: 232 } }] }), {
+      qos: 1,
+      properties: { userProperties: { key: d.ingestKey } },
+    });
+    await client.endAsync();
+    const stats = t.ctx.telemetry.mqtt?.stats;
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline && (stats?.received ?? 0) < 5) await new Promise((r) => setTimeout(r, 50));
+    while (Date.now() < deadline && (stats?.accepted ?? 0) + (stats?.rejected ?? 0) < 5) await new Promise((r) => setTimeout(r, 50));
+    expect(stats).toMatchObject({ received: 5, accepted: 2, rejected: 3 });
+    expect(await rawCount(d.device.id)).toBe(2);
+  });
+});
