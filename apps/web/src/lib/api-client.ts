@@ -167,9 +167,12 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   }
 
   async function request<T>(method: Method, path: string, opts: RequestOptions = {}): Promise<T> {
-    let res = await send(method, path, opts, options.getToken());
+    const used = options.getToken();
+    let res = await send(method, path, opts, used);
     if (res.status === 401 && !opts.skipAuthRefresh) {
-      const token = await refresh();
+      // Another request may have refreshed while this one was under way: replay with that token.
+      const current = options.getToken();
+      const token = current && current !== used ? current : await refresh();
       if (token === null) {
         options.onPurge();
       } else {

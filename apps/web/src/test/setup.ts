@@ -2,8 +2,9 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
 
-// jsdom lacks these browser APIs that Mantine uses.
-if (!window.matchMedia) {
+// jsdom lacks these browser APIs that Mantine uses (node-environment tests have no window at all).
+const browser = typeof window !== 'undefined';
+if (browser && !window.matchMedia) {
   Object.defineProperty(window, 'matchMedia', {
     writable: true,
     value: vi.fn().mockImplementation((query: string) => ({
@@ -23,11 +24,12 @@ class ResizeObserverStub {
   unobserve() {}
   disconnect() {}
 }
-window.ResizeObserver ??= ResizeObserverStub;
-window.HTMLElement.prototype.scrollIntoView ??= () => {};
-Object.defineProperty(window, 'scrollTo', { writable: true, value: vi.fn() });
-
-afterEach(() => {
-  cleanup();
-  window.localStorage.clear();
-});
+if (browser) {
+  window.ResizeObserver ??= ResizeObserverStub;
+  window.HTMLElement.prototype.scrollIntoView ??= () => {};
+  Object.defineProperty(window, 'scrollTo', { writable: true, value: vi.fn() });
+  afterEach(() => {
+    cleanup();
+    window.localStorage.clear();
+  });
+}

@@ -1,0 +1,49 @@
+import { VALIDATION_MESSAGES } from '@phasewatch/shared';
+import { describe, expect, it } from 'vitest';
+import { catalogues, i18n, setLanguage, storedLanguage } from './index';
+
+type Tree = { [k: string]: string | Tree };
+function flatten(tree: Tree, prefix = ''): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(tree)) {
+    if (typeof v === 'string') out[`${prefix}${k}`] = v;
+    else Object.assign(out, flatten(v, `${prefix}${k}.`));
+  }
+  return out;
+}
+
+describe('catalogues', () => {
+  const en = flatten(catalogues.en);
+  it.each(['pl', 'tr'] as const)('%s has exactly the English keys, none empty', (lng) => {
+    const other = flatten(catalogues[lng]);
+    expect(Object.keys(other).sort()).toEqual(Object.keys(en).sort());
+    for (const [k, v] of Object.entries(other)) expect(v.trim(), k).not.toBe('');
+  });
+
+  it('translates every validation key of the shared schemas', () => {
+    for (const key of Object.keys(VALIDATION_MESSAGES)) expect(en[key], key).toBeTruthy();
+  });
+
+  it('keeps the spec texts exact', () => {
+    expect(en['auth.tryAgain']).toBe('Try again!');
+    expect(en['auth.loggedIn']).toBe('You have successfully logged in!');
+    expect(en['errors.notFound']).toBe('Seems there is nothing here');
+    expect(en['errors.server']).toBe('Internal server error. Please contact with server administrator.');
+    expect(en['messages.unableToSave']).toBe('Unable to save data. Check form.');
+    expect(en['messages.comparisonsSaveFailed']).toBe('Error saving comparations');
+    expect(en['messages.dateRangeTooLong']).toBe('Data range is too long.');
+  });
+});
+
+describe('language', () => {
+  it('defaults to English, falls back to Polish, and persists a switch', async () => {
+    expect(storedLanguage()).toBe('en');
+    expect(i18n.options.fallbackLng).toEqual(['pl']);
+    await setLanguage('tr');
+    expect(window.localStorage.getItem('phasewatch.language')).toBe('tr');
+    expect(i18n.t('auth.tryAgain')).toBe('Tekrar deneyin!');
+    expect(document.documentElement.lang).toBe('tr');
+    expect(storedLanguage()).toBe('tr');
+    await setLanguage('en');
+  });
+});
