@@ -1,0 +1,284 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ApiError, PhasewatchClient } from './api-client.js';
+import { type BackfillDevice, type BackfillProgress, type BackfillSummary, runBackfill } from './backfill.js';
+import type { DeviceModel, ModelOptions } from './models/device-model.js';
+import { DAY_MS, MINUTE_MS } from './models/environment.js';
+import { createModel, KIND_MODELS, KIND_TYPE_CODES, type SimulatedKind } from './models/index.js';
+import { connectMqtt, type MqttPublisher } from './mqtt-publisher.js';
+import { hash32 } from './random.js';
+import { ReadingSerializer } from './serialize.js';
+import { type DeviceState, loadState, type SimulatorState, saveState } from './state.js';
+
+/** One device of a simulated fleet. `slot` identifies it across starts; `seed` makes its data reproducible. */
+export interface FleetDeviceSpec {
+  slot: string;
+  kind: SimulatedKind;
+  name: string;
+  seed: number;
+}
+
+/** What a running fleet reports: set-up steps, backfill progress, its end, and errors it survived or not. */
+export type FleetEvent =
+  | { type: 'setup'; message: string; devices: number; historyDays: number; resumed: boolean }
+  | { type: 'backfill'; progress: BackfillProgress }
+  | { type: 'backfill-done'; summary: BackfillSummary }
+  | { type: 'error'; during: 'setup' | 'backfill' | 'live'; error: unknown };
+
+export interface FleetOptions {
+  baseUrl: string;
+  email: string;
+  password: string;
+  /** JSON file remembering devices, ingest keys and where each model stopped (written mode 0600). */
+  stateFile: string;
+  devices: readonly FleetDeviceSpec[];
+  /** Days of 1-minute history a new device gets. */
+  historyDays: number;
+  /** Live reading interval; 0 sends no live readings. */
+  liveIntervalMs: number;
+  /** Send live readings over MQTT instead of HTTP. */
+  mqttUrl?: string;
+  batchSize?: number;
+  concurrency?: number;
+  /** Model options shared by the fleet (site, time zone, gap and reset rates). */
+  modelOptions?: Omit<ModelOptions, 'seed'>;
+  onProgress?(event: FleetEvent): void;
+  signal?: AbortSignal;
+  /** The clock (tests move it). */
+  now?(): number;
+}
+
+export interface FleetHandle {
+  /** The fleet's devices, once registered or found again. */
+  ready: Promise<readonly DeviceState[]>;
+  /** Resolves when the history is complete up to now, with the backfill's figures; rejects if set-up or backfill failed. */
+  backfillDone: Promise<BackfillSummary>;
+  /** Stops backfill and live readings, saves the state and closes connections. */
+  stop(): Promise<void>;
+}
+
+/** How often the state file is rewritten while data flows. */
+const SAVE_EVERY_MS = 5_000;
+/** Catch-up passes after the first backfill, each covering the time the previous one took. */
+const MAX_CATCH_UP_PASSES = 3;
+
+/** A locally administered MAC derived from the seed (and an attempt number, should a MAC be taken). */
+export function simulatedMac(seed: number, attempt = 0): string {
+  const a = hash32(seed ^ Math.imul(attempt + 1, 0x9e3779b1));
+  const b = hash32(a ^ 0x51ed270b);
+  const bytes = [0x02, (a >>> 24) & 255, (a >>> 16) & 255, (a >>> 8) & 255, a & 255, b & 255];
+  return bytes.map((x) => x.toString(16).padStart(2, '0').toUpperCase()).join(':');
+}
+
+/** First reading time on the 1-minute grid strictly after `ts`. */
+function nextMinute(ts: number): number {
+  return Math.floor(ts / MINUTE_MS) * MINUTE_MS + MINUTE_MS;
+}
+
+/**
+ * Runs a simulated fleet against a Phasewatch server through its public API: signs in, finds its devices
+ * again (state file) or registers them, backfills history from where each device stopped (or
+ * `historyDays` back), then sends live readings every `liveIntervalMs` until stopped.
+ */
+export function startFleet(options: FleetOptions): FleetHandle {
+  const controller = new AbortController();
+  const onOuterAbort = () => controller.abort(options.signal?.reason);
+  if (options.signal?.aborted) onOuterAbort();
+  else options.signal?.addEventListener('abort', onOuterAbort, { once: true });
+  const signal = controller.signal;
+  const now = options.now ?? Date.now;
+  const emit = (e: FleetEvent) => options.onProgress?.(e);
+  const client = new PhasewatchClient(options.baseUrl);
+
+  let state: SimulatorState | null = null;
+  let models: DeviceModel[] = [];
+  let lastSave = 0;
+  let mqtt: MqttPublisher | null = null;
+  const save = (force = false) => {
+    if (!state || (!force && performance.now() - lastSave < SAVE_EVERY_MS)) return;
+    saveState(options.stateFile, state);
+    lastSave = performance.now();
+  };
+
+  let resolveReady: (d: readonly DeviceState[]) => void = () => {};
+  let rejectReady: (e: unknown) => void = () => {};
+  const ready = new Promise<readonly DeviceState[]>((res, rej) => {
+    resolveReady = res;
+    rejectReady = rej;
+  });
+
+  const setup = async (): Promise<SimulatorState> => {
+    let token = '';
+    for (let attempt = 1; ; attempt++) {
+      try {
+        token = await client.login(options.email, options.password, signal);
+        break;
+      } catch (err) {
+        // The server may still be starting; a refused password is final.
+        if (err instanceof ApiError || signal.aborted || attempt >= 20) throw err;
+        await sleep(500, undefined, { signal });
+      }
+    }
+    const saved = loadState(options.stateFile);
+    const previous = saved && saved.email === options.email ? saved.devices : [];
+    const remote = await client.listDevices(token, signal);
+    const devices: DeviceState[] = [];
+    for (const spec of options.devices) {
+      const known = previous.find((d) => d.slot === spec.slot && d.kind === spec.kind && d.seed === spec.seed);
+      if (known && remote.some((r) => String(r.id) === String(known.id))) {
+        devices.push(known);
+        continue;
+      }
+      devices.push(await register(token, spec));
+    }
+    const s: SimulatorState = { version: 1, baseUrl: options.baseUrl, email: options.email, devices };
+    saveState(options.stateFile, s);
+    return s;
+  };
+
+  const register = async (token: string, spec: FleetDeviceSpec): Promise<DeviceState> => {
+    for (let attempt = 0; ; attempt++) {
+      const mac = simulatedMac(spec.seed, attempt);
+      try {
+        const r = await client.registerDevice(
+          token,
+          { name: spec.name, mac, typeCode: KIND_TYPE_CODES[spec.kind], model: KIND_MODELS[spec.kind] },
+          signal,
+        );
+        return { ...spec, id: r.device.id, name: r.device.name || spec.name, mac, ingestKey: r.ingestKey, snapshot: null };
+      } catch (err) {
+        // A MAC taken by a device whose key we lost (state file gone, database kept): use the next one.
+        if (err instanceof ApiError && err.status === 409 && attempt < 5) continue;
+        throw err;
+      }
+    }
+  };
+
+  const backfill = async (s: SimulatorState): Promise<BackfillSummary> => {
+    const total: BackfillSummary = { sent: 0, requests: 0, elapsedMs: 0, readingsPerSecond: 0 };
+    for (let pass = 0; pass <= MAX_CATCH_UP_PASSES; pass++) {
+      const end = Math.floor(now() / MINUTE_MS) * MINUTE_MS;
+      const start = end - options.historyDays * DAY_MS;
+      const work: BackfillDevice[] = [];
+      const index: number[] = [];
+      s.devices.forEach((d, i) => {
+        const model = models[i];
+        if (!model) return;
+        const fromTs = model.lastTs === null ? start : Math.max(nextMinute(model.lastTs), pass === 0 ? start : 0);
+        if (fromTs > end) return;
+        index.push(i);
+        work.push({ model, fromTs, toTs: end, send: (lines, sig) => client.ingest(d.ingestKey, lines, sig) });
+      });
+      if (work.length === 0) break;
+      const summary = await runBackfill({
+        devices: work,
+        ...(options.batchSize ? { batchSize: options.batchSize } : {}),
+        ...(options.concurrency ? { concurrency: options.concurrency } : {}),
+        signal,
+        onProgress: (progress) => emit({ type: 'backfill', progress }),
+        onCommitted: (i, snapshot) => {
+          const d = s.devices[index[i] ?? -1];
+          if (d) d.snapshot = snapshot;
+          save();
+        },
+      });
+      total.sent += summary.sent;
+      total.requests += summary.requests;
+      total.elapsedMs += summary.elapsedMs;
+      // A short pass means we have caught up with the clock.
+      if (summary.elapsedMs < MINUTE_MS) break;
+    }
+    total.readingsPerSecond = total.elapsedMs > 0 ? (total.sent * 1000) / total.elapsedMs : 0;
+    save(true);
+    return total;
+  };
+
+  const live = async (s: SimulatorState) => {
+    if (options.liveIntervalMs <= 0) return;
+    if (options.mqttUrl) mqtt = await connectMqtt(options.mqttUrl);
+    const serializers = models.map((m) => new ReadingSerializer(m));
+    let lastError = 0;
+    while (!signal.aborted) {
+      try {
+        await sleep(options.liveIntervalMs, undefined, { signal });
+      } catch {
+        break;
+      }
+      const ts = Math.floor(now() / 1000) * 1000;
+      await Promise.all(
+        s.devices.map(async (d, i) => {
+          const model = models[i];
+          const serializer = serializers[i];
+          if (!model || !serializer || (model.lastTs !== null && ts <= model.lastTs)) return;
+          model.step(ts);
+          d.snapshot = model.snapshot();
+          if (model.isGap(ts)) return;
+          const line = serializer.reading(ts);
+          try {
+            if (mqtt) await mqtt.publish(d.mac, d.ingestKey, [line]);
+            else await client.ingest(d.ingestKey, [line], signal, 2);
+          } catch (error) {
+            // A missed live reading is a gap, not a failure; report at most one error a minute.
+            if (!signal.aborted && performance.now() - lastError > MINUTE_MS) {
+              lastError = performance.now();
+              emit({ type: 'error', during: 'live', error });
+            }
+          }
+        }),
+      );
+      save();
+    }
+  };
+
+  let liveDone: Promise<void> = Promise.resolve();
+  const backfillDone = (async () => {
+    let s: SimulatorState;
+    try {
+      s = await setup();
+      state = s;
+      models = s.devices.map((d) => {
+        const m = createModel(d.kind, { ...options.modelOptions, seed: d.seed });
+        if (d.snapshot) m.restore(d.snapshot);
+        return m;
+      });
+      resolveReady(s.devices);
+      emit({
+        type: 'setup',
+        message: 'fleet ready',
+        devices: s.devices.length,
+        historyDays: options.historyDays,
+        resumed: s.devices.some((d) => d.snapshot !== null),
+      });
+    } catch (error) {
+      rejectReady(error);
+      emit({ type: 'error', during: 'setup', error });
+      throw error;
+    }
+    let summary: BackfillSummary;
+    try {
+      summary = await backfill(s);
+    } catch (error) {
+      save(true);
+      if (!signal.aborted) emit({ type: 'error', during: 'backfill', error });
+      throw error;
+    }
+    emit({ type: 'backfill-done', summary });
+    liveDone = live(s).catch((error: unknown) => emit({ type: 'error', during: 'live', error }));
+    return summary;
+  })();
+  // The caller may never await these; a failure is reported through onProgress, never as an unhandled rejection.
+  backfillDone.catch(() => {});
+  ready.catch(() => {});
+
+  return {
+    ready,
+    backfillDone,
+    async stop() {
+      controller.abort(new Error('fleet stopped'));
+      options.signal?.removeEventListener('abort', onOuterAbort);
+      await backfillDone.catch(() => {});
+      await liveDone;
+      if (mqtt) await mqtt.close().catch(() => {});
+      save(true);
+    },
+  };
+}
