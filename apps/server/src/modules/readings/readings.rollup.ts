@@ -11,10 +11,15 @@ const num = (v: number | string | null | undefined): number | null => (v === nul
 
 /** Catalogue parameters that have a value in any of the rows (raw rows: `<p>`; rollup rows: `<p>_n` / `<p>_first`). */
 export function presentParams(rows: readonly Row[], raw: boolean): { instant: string[]; counter: string[] } {
-  const has = (col: string) => rows.some((r) => r[col] !== null && r[col] !== undefined);
+  // One pass over the keys rows actually carry: batch rows hold only their own parameters, so this
+  // stays cheap where probing every catalogue name on every row was the ingest hot spot.
+  const keys = new Set<string>();
+  for (const r of rows) {
+    for (const k in r) if (r[k] !== null && r[k] !== undefined) keys.add(k);
+  }
   return {
-    instant: INSTANT_PARAMETERS.filter((p) => has(raw ? p : `${p}_n`)),
-    counter: COUNTER_PARAMETERS.filter((p) => has(raw ? p : `${p}_first`)),
+    instant: INSTANT_PARAMETERS.filter((p) => keys.has(raw ? p : `${p}_n`)),
+    counter: COUNTER_PARAMETERS.filter((p) => keys.has(raw ? p : `${p}_first`)),
   };
 }
 
@@ -24,7 +29,10 @@ export function presentParams(rows: readonly Row[], raw: boolean): { instant: st
  * counts and counter summaries, so every level is exactly what the raw rows would give.
  */
 export function aggregate(children: readonly Row[], keyOf: (r: Row) => number, raw: boolean): Row[] {
-  const { instant, counter } = presentParams(children, raw);
+  const present = presentParams(children, raw);
+  // Column names built once per call, not per row and parameter.
+  const instant = present.instant.map((p) => ({ p, sum: `${p}_sum`, min: `${p}_min`, max: `${p}_max`, n: `${p}_n` }));
+  const counter = present.counter.map((p) => ({ p, first: `${p}_first`, last: `${p}_last`, delta: `${p}_delta` }));
   const out: Row[] = [];
   let cur: Row = {};
   let curKey = Number.NaN;
@@ -36,47 +44,47 @@ export function aggregate(children: readonly Row[], keyOf: (r: Row) => number, r
       curKey = k;
     }
     cur.n = (cur.n as number) + (raw ? 1 : Number(c.n));
-    for (const p of instant) {
+    for (const col of instant) {
       let sum: number | null;
       let min: number | null;
       let max: number | null;
       let n: number;
       if (raw) {
-        sum = min = max = num(c[p]);
+        sum = min = max = num(c[col.p]);
         n = 1;
       } else {
-        sum = num(c[`${p}_sum`]);
-        min = num(c[`${p}_min`]);
-        max = num(c[`${p}_max`]);
-        n = num(c[`${p}_n`]) ?? 0;
+        sum = num(c[col.sum]);
+        min = num(c[col.min]);
+        max = num(c[col.max]);
+        n = num(c[col.n]) ?? 0;
       }
       if (sum === null || min === null || max === null) continue;
-      const s = cur[`${p}_sum`] as number | undefined;
+      const s = cur[col.sum] as number | undefined;
       if (s === undefined || s === null) {
-        cur[`${p}_sum`] = sum;
-        cur[`${p}_min`] = min;
-        cur[`${p}_max`] = max;
-        cur[`${p}_n`] = n;
+        cur[col.sum] = sum;
+        cur[col.min] = min;
+        cur[col.max] = max;
+        cur[col.n] = n;
       } else {
-        cur[`${p}_sum`] = s + sum;
-        cur[`${p}_min`] = Math.min(cur[`${p}_min`] as number, min);
-        cur[`${p}_max`] = Math.max(cur[`${p}_max`] as number, max);
-        cur[`${p}_n`] = (cur[`${p}_n`] as number) + n;
+        cur[col.sum] = s + sum;
+        cur[col.min] = Math.min(cur[col.min] as number, min);
+        cur[col.max] = Math.max(cur[col.max] as number, max);
+        cur[col.n] = (cur[col.n] as number) + n;
       }
     }
-    for (const p of counter) {
-      const first = num(raw ? c[p] : c[`${p}_first`]);
+    for (const col of counter) {
+      const first = num(raw ? c[col.p] : c[col.first]);
       if (first === null) continue;
-      const last = raw ? first : (num(c[`${p}_last`]) ?? first);
-      const delta = raw ? 0 : (num(c[`${p}_delta`]) ?? 0);
-      const prevLast = cur[`${p}_last`] as number | undefined | null;
+      const last = raw ? first : (num(c[col.last]) ?? first);
+      const delta = raw ? 0 : (num(c[col.delta]) ?? 0);
+      const prevLast = cur[col.last] as number | undefined | null;
       if (prevLast === undefined || prevLast === null) {
-        cur[`${p}_first`] = first;
-        cur[`${p}_delta`] = delta;
+        cur[col.first] = first;
+        cur[col.delta] = delta;
       } else {
-        cur[`${p}_delta`] = (cur[`${p}_delta`] as number) + counterDelta(prevLast, first) + delta;
+        cur[col.delta] = (cur[col.delta] as number) + counterDelta(prevLast, first) + delta;
       }
-      cur[`${p}_last`] = last;
+      cur[col.last] = last;
     }
   }
   return out;

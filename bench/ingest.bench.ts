@@ -1,0 +1,95 @@
+import path from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import type pg from 'pg';
+import type { BenchContext } from './run.js';
+import { BENCH_PARAMS, benchApp, benchReadings } from './telemetry-fixtures.js';
+
+const BATCH = 5000;
+const TOTAL = 200_000;
+
+async function httpIngest(app: Awaited<ReturnType<typeof benchApp>>, rows: ReturnType<typeof benchReadings>): Promise<number> {
+  const bodies: string[] = [];
+  for (let i = 0; i < rows.length; i += BATCH) {
+    bodies.push(
+      JSON.stringify({ readings: rows.slice(i, i + BATCH).map((r) => ({ ts: new Date(r.ts).toISOString(), values: r.values })) }),
+    );
+  }
+  const t0 = performance.now();
+  for (const body of bodies) {
+    const res = await fetch(`${app.base}/api/ingest`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-device-key': app.ingestKey },
+      body,
+    });
+    if (res.status !== 200) throw new Error(`ingest answered ${res.status}: ${await res.text()}`);
+  }
+  return rows.length / ((performance.now() - t0) / 1000);
+}
+
+/**
+ * HTTP ingest (JSON over a real socket, validation, raw rows and every rollup level) against a bare
+ * insert loop of the same rows in the same run: better-sqlite3 prepared statement, 1,000-row
+ * transactions, WAL; on PostgreSQL multi-row INSERTs of 1,000 rows per transaction.
+ */
+export default async function ingestBench(ctx: BenchContext): Promise<void> {
+  const start = Date.now() - 400 * 86_400_000;
+  const rows = benchReadings(start, TOTAL, 60_000);
+
+  const sqliteApp = await benchApp('sqlite', ctx.pgUrl);
+  try {
+    const rate = await httpIngest(sqliteApp, rows);
+    const raw = new SqliteDatabase(path.join(sqliteApp.dataDir, 'baseline.sqlite'));
+    raw.pragma('journal_mode = WAL');
+    raw.pragma('synchronous = NORMAL');
+    raw.exec(
+      `CREATE TABLE readings (device_id integer NOT NULL, ts integer NOT NULL, ${BENCH_PARAMS.map((p) => `${p} real`).join(', ')}, PRIMARY KEY (device_id, ts)) WITHOUT ROWID`,
+    );
+    const stmt = raw.prepare(`INSERT INTO readings VALUES (?, ?, ${BENCH_PARAMS.map(() => '?').join(', ')})`);
+    const insertMany = raw.transaction((chunk: typeof rows) => {
+      for (const r of chunk) stmt.run(1, r.ts, ...BENCH_PARAMS.map((p) => r.values[p] ?? null));
+    });
+    const t0 = performance.now();
+    for (let i = 0; i < rows.length; i += 1000) insertMany(rows.slice(i, i + 1000));
+    const baseline = rows.length / ((performance.now() - t0) / 1000);
+    raw.close();
+    ctx.report(
+      'SQLite HTTP ingest (5,000/request, with rollups)',
+      rate,
+      'readings/s',
+      `${((rate / baseline) * 100).toFixed(0)} % of raw loop (target ≥ 50 %)`,
+    );
+    ctx.report('SQLite raw better-sqlite3 loop (1,000-row tx, WAL)', baseline, 'readings/s', 'baseline');
+  } finally {
+    await sqliteApp.close();
+  }
+
+  const pgRows = rows.slice(0, 100_000);
+  const pgApp = await benchApp('postgres', ctx.pgUrl);
+  try {
+    const rate = await httpIngest(pgApp, pgRows);
+    const pool = pgApp.ctx.storage.pgPool as pg.Pool;
+    await pool.query(
+      `CREATE TABLE baseline (device_id integer NOT NULL, ts bigint NOT NULL, ${BENCH_PARAMS.map((p) => `${p} double precision`).join(', ')}, PRIMARY KEY (device_id, ts))`,
+    );
+    const t0 = performance.now();
+    for (let i = 0; i < pgRows.length; i += 1000) {
+      const chunk = pgRows.slice(i, i + 1000);
+      const width = BENCH_PARAMS.length + 2;
+      const values = chunk.map((_, j) => `(${Array.from({ length: width }, (_, k) => `$${j * width + k + 1}`).join(',')})`).join(',');
+      await pool.query(
+        `INSERT INTO baseline VALUES ${values}`,
+        chunk.flatMap((r) => [1, r.ts, ...BENCH_PARAMS.map((p) => r.values[p] ?? null)]),
+      );
+    }
+    const baseline = pgRows.length / ((performance.now() - t0) / 1000);
+    ctx.report(
+      'PostgreSQL HTTP ingest (5,000/request, with rollups)',
+      rate,
+      'readings/s',
+      `${((rate / baseline) * 100).toFixed(0)} % of raw multi-row insert`,
+    );
+    ctx.report('PostgreSQL raw multi-row INSERT (1,000 rows/tx)', baseline, 'readings/s', 'baseline');
+  } finally {
+    await pgApp.close();
+  }
+}
