@@ -9,12 +9,11 @@ import {
   REALTIME_SERVER_TIMEOUT_MS,
 } from '@phasewatch/shared';
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { type AppContext, buildApp } from '../app.js';
 import { type AppConfig, loadConfig } from '../config.js';
-import { openStorage, type Storage } from '../storage/database.js';
+import { openStorage } from '../storage/database.js';
 import { buildTestApp, signUp, type TestApp } from '../test/app.js';
 import { createTestStorage, DIALECTS } from '../test/storage.js';
 
@@ -29,41 +28,19 @@ async function waitFor(cond: () => boolean, timeoutMs = 5_000, what = 'condition
   }
 }
 
-/**
- * A device row owned by the user. The hub reads only `devices.id` and `devices.user_id`; the other
- * required columns belong to the telemetry module and are filled with placeholders found from the
- * catalogue, so this setup does not break when that table grows.
- */
-async function addDevice(storage: Storage, userId: number): Promise<number> {
-  type Col = { name: string; numeric: boolean };
-  let cols: Col[];
-  if (storage.dialect === 'sqlite') {
-    const r = await sql<{
-      name: string;
-      type: string;
-      notnull: number;
-      dflt_value: unknown;
-      pk: number;
-    }>`PRAGMA table_info(devices)`.execute(storage.db);
-    cols = r.rows
-      .filter((c) => c.notnull && c.dflt_value === null && !c.pk)
-      .map((c) => ({ name: c.name, numeric: /int|real|num|doub|floa/i.test(c.type) }));
-  } else {
-    const r = await sql<{ column_name: string; data_type: string }>`
-      SELECT column_name, data_type FROM information_schema.columns
-      WHERE table_name = 'devices' AND is_nullable = 'NO' AND column_default IS NULL AND is_identity = 'NO'`.execute(storage.db);
-    cols = r.rows.map((c) => ({ name: c.column_name, numeric: /int|real|num|doub/i.test(c.data_type) }));
-  }
-  const row: Record<string, unknown> = {};
-  for (const c of cols) row[c.name] = c.numeric ? 1 : Math.random().toString(36).slice(2, 10);
-  row.user_id = userId;
-  const names = Object.keys(row);
-  const r = await sql<{ id: number }>`INSERT INTO devices (${sql.join(names.map((n) => sql.ref(n)))}) VALUES (${sql.join(
-    names.map((n) => row[n]),
-  )}) RETURNING id`.execute(storage.db);
-  const id = r.rows[0]?.id;
-  if (id === undefined) throw new Error('device insert returned no id');
-  return Number(id);
+let macCounter = 0;
+/** A device of the user, registered through the devices API. */
+async function addDevice(app: FastifyInstance, user: { auth: Record<string, string> }): Promise<number> {
+  const n = macCounter++;
+  const mac = `02:00:00:00:${String(Math.floor(n / 100)).padStart(2, '0')}:${String(n % 100).padStart(2, '0')}`;
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/devices',
+    headers: user.auth,
+    payload: { name: `hub ${n}`, mac, typeCode: 20 },
+  });
+  if (res.statusCode !== 200) throw new Error(`create device: ${res.statusCode} ${res.body}`);
+  return (res.json() as { device: { id: number } }).device.id;
 }
 
 function hubUrl(app: FastifyInstance): string {
@@ -176,8 +153,8 @@ describe.each(DIALECTS)('dashboard hub on %s', (dialect) => {
   it('answers invocations with a result or an error Completion', async () => {
     const a = await signUp(t.app);
     const b = await signUp(t.app);
-    const own = await addDevice(t.ctx.storage, a.userId);
-    const foreign = await addDevice(t.ctx.storage, b.userId);
+    const own = await addDevice(t.app, a);
+    const foreign = await addDevice(t.app, b);
     const c = await connect(() => a.token);
     expect(c.state).toBe(HubConnectionState.Connected);
     await expect(c.invoke(HUB_METHODS.subscribeDevice, own)).resolves.toBe(true);
@@ -193,8 +170,8 @@ describe.each(DIALECTS)('dashboard hub on %s', (dialect) => {
   it("delivers a committed reading to the owner's subscribed connection only", async () => {
     const a = await signUp(t.app);
     const b = await signUp(t.app);
-    const devA = await addDevice(t.ctx.storage, a.userId);
-    const devB = await addDevice(t.ctx.storage, b.userId);
+    const devA = await addDevice(t.app, a);
+    const devB = await addDevice(t.app, b);
     const subscribed = await connect(() => a.token);
     const notSubscribed = await connect(() => a.token);
     const other = await connect(() => b.token);
@@ -220,7 +197,7 @@ describe.each(DIALECTS)('dashboard hub on %s', (dialect) => {
   it("pushes device status to all the owner's connections, and notifications via sendToUser", async () => {
     const a = await signUp(t.app);
     const b = await signUp(t.app);
-    const dev = await addDevice(t.ctx.storage, a.userId);
+    const dev = await addDevice(t.app, a);
     const c1 = await connect(() => a.token);
     const c2 = await connect(() => a.token);
     const cb = await connect(() => b.token);
@@ -267,7 +244,7 @@ describe.each(DIALECTS)('dashboard hub on %s', (dialect) => {
 
   it('reconnects after a dropped socket and the client resubscribes', async () => {
     const a = await signUp(t.app);
-    const dev = await addDevice(t.ctx.storage, a.userId);
+    const dev = await addDevice(t.app, a);
     const c = await connect(() => a.token);
     const got: LiveMeasurement[] = [];
     c.on(HUB_EVENTS.liveMeasurement, (m: LiveMeasurement) => got.push(m));
@@ -302,7 +279,7 @@ describe.each(DIALECTS)('dashboard hub on %s', (dialect) => {
 
   it('keeps a client that talks, using the access_token query path of browsers', async () => {
     const a = await signUp(t.app);
-    const dev = await addDevice(t.ctx.storage, a.userId);
+    const dev = await addDevice(t.app, a);
     t.ctx.realtime.configure({ keepAliveMs: 200, clientTimeoutMs: 600, tickMs: 50 });
     const r = await RawClient.open(t.app, a.token);
     raws.push(r);
@@ -380,7 +357,7 @@ describe.each(DIALECTS)('dashboard hub on %s', (dialect) => {
 
   it('drops a client that does not read, without stalling the others', async () => {
     const a = await signUp(t.app);
-    const dev = await addDevice(t.ctx.storage, a.userId);
+    const dev = await addDevice(t.app, a);
     t.ctx.realtime.configure({ maxBufferedBytes: 64 * 1024 });
     const slow = await RawClient.open(t.app, a.token);
     raws.push(slow);
@@ -419,7 +396,7 @@ describe('access token expiry during a connection', () => {
 
   it('withholds delivery once the token has expired and resumes after renegotiating with a fresh token', async () => {
     const a = await signUp(t.app);
-    const dev = await addDevice(t.ctx.storage, a.userId);
+    const dev = await addDevice(t.app, a);
     // Only the check before sending may notice the expiry here, not the periodic sweep.
     t.ctx.realtime.configure({ tickMs: 60_000 });
     let token = a.token;
@@ -465,12 +442,10 @@ describe('access token expiry during a connection', () => {
 describe('several instances on one PostgreSQL', () => {
   const instances: { app: FastifyInstance; ctx: AppContext }[] = [];
   let dispose: () => Promise<void> = async () => {};
-  let storage: Storage;
 
   beforeAll(async () => {
     const ts = await createTestStorage('postgres');
     dispose = ts.dispose;
-    storage = ts.storage;
     const config: AppConfig = {
       ...loadConfig({ DATA_DIR: ts.dataDir, JWT_SECRET: 'test-secret-for-signing-tokens-0123456789', DATABASE_URL: ts.databaseUrl }),
       demo: null,
@@ -494,7 +469,7 @@ describe('several instances on one PostgreSQL', () => {
     const [a, b] = instances as [(typeof instances)[0], (typeof instances)[0]];
     const u = await signUp(a.app);
     const other = await signUp(a.app);
-    const dev = await addDevice(storage, u.userId);
+    const dev = await addDevice(a.app, u);
     const onA = officialClient(hubUrl(a.app), () => u.token);
     const onB = officialClient(hubUrl(b.app), () => u.token);
     const otherOnB = officialClient(hubUrl(b.app), () => other.token);
