@@ -241,10 +241,13 @@ export class ReadingsRepository {
   private async writeDevicePg(client: pg.PoolClient, b: DeviceBatch): Promise<void> {
     const r = rangesOf(b);
     const reads = this.readSql(r);
-    const [raw, m5, m15] = await Promise.all(
-      [reads.raw, reads.m5, reads.m15].map(async ([sql, range]) => (await client.query(toPg(sql), [b.deviceId, ...range])).rows as Row[]),
-    );
-    const plan = planWrite(b, r, { raw: raw ?? [], m5: m5 ?? [], m15: m15 ?? [] });
+    // One client runs one query at a time: read the three levels in turn.
+    const read = async ([sql, range]: readonly [string, readonly [number, number]]) =>
+      (await client.query(toPg(sql), [b.deviceId, ...range])).rows as Row[];
+    const raw = await read(reads.raw);
+    const m5 = await read(reads.m5);
+    const m15 = await read(reads.m15);
+    const plan = planWrite(b, r, { raw, m5, m15 });
     await this.pgUpsert(client, 'readings', ['device_id', 'ts'], plan.rawCols, b.deviceId, plan.raw, true);
     for (const level of plan.levels) {
       await this.pgUpsert(client, level.table, ['device_id', 'bucket'], level.cols.slice(1), b.deviceId, level.rows, false);
