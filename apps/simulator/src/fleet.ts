@@ -141,7 +141,14 @@ export function startFleet(options: FleetOptions): FleetHandle {
       try {
         const r = await client.registerDevice(
           token,
-          { name: spec.name, mac, typeCode: KIND_TYPE_CODES[spec.kind], model: KIND_MODELS[spec.kind] },
+          {
+            name: spec.name,
+            mac,
+            typeCode: KIND_TYPE_CODES[spec.kind],
+            model: KIND_MODELS[spec.kind],
+            // The server derives online/offline from it: live readings, or minute history only.
+            reportingIntervalSeconds: options.liveIntervalMs > 0 ? Math.max(1, Math.round(options.liveIntervalMs / 1000)) : 60,
+          },
           signal,
         );
         return { ...spec, id: r.device.id, name: r.device.name || spec.name, mac, ingestKey: r.ingestKey, snapshot: null };
