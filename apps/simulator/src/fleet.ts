@@ -169,7 +169,8 @@ export function startFleet(options: FleetOptions): FleetHandle {
       const index: number[] = [];
       s.devices.forEach((d, i) => {
         const model = models[i];
-        if (!model) return;
+        // No history asked for: a new device starts with its first live reading.
+        if (!model || (model.lastTs === null && options.historyDays <= 0)) return;
         const fromTs = model.lastTs === null ? start : Math.max(nextMinute(model.lastTs), pass === 0 ? start : 0);
         if (fromTs > end) return;
         index.push(i);
