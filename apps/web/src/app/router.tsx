@@ -2,6 +2,7 @@ import type { ComponentType } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { paths, routePatterns } from '@/config/paths';
 import { loadChunk } from '@/lib/lazy-chunk';
+import { AppLoading } from './layout/app-loading';
 import { RootLayout } from './layout/root-layout';
 import { RouteError } from './layout/route-error';
 
@@ -27,6 +28,7 @@ export const routes: RouteObject[] = [
     path: '/',
     element: <RootLayout />,
     errorElement: <RouteError />,
+    hydrateFallbackElement: <AppLoading />,
     children: [
       {
         errorElement: <RouteError />,

@@ -73,13 +73,6 @@ export function RootLayout() {
   if (!isPublic && !token) {
     return <Navigate to={fox ? paths.signInFox : paths.signIn} replace state={{ from: `${location.pathname}${location.search}` }} />;
   }
-  if (
-    isPublic &&
-    token &&
-    (location.pathname === paths.signIn || location.pathname === paths.signInFox || location.pathname === paths.register)
-  ) {
-    return <Navigate to={paths.dashboard} replace />;
-  }
 
   const busy = navigation.state === 'loading' && (
     <Box

@@ -1,10 +1,14 @@
-import { useNavigate } from 'react-router';
+import { useState } from 'react';
+import { Navigate, useNavigate } from 'react-router';
 import { paths } from '@/config/paths';
 import { AuthCard } from '@/features/auth/components/auth-card';
 import { RegisterForm } from '@/features/auth/components/register-form';
+import { authStore } from '@/lib/auth-store';
 
 export default function RegisterPage() {
   const navigate = useNavigate();
+  const [signedIn] = useState(() => authStore.getToken() !== null);
+  if (signedIn) return <Navigate to={paths.dashboard} replace />;
   return (
     <AuthCard titleKey="titles.register">
       <RegisterForm onRegistered={() => navigate(paths.dashboard, { replace: true })} />

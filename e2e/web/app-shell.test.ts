@@ -1,0 +1,250 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, newContext, screenshotDir } from '../support/browser.js';
+import { type RunningServer, startServer } from '../support/server.js';
+
+const DEMO = { email: 'demo@phasewatch.dev', password: 'demo1234' };
+
+let server: RunningServer;
+let chrome: { browser: Browser; close(): Promise<void> };
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  mkdirSync(screenshotDir, { recursive: true });
+  server = await startServer({ env: { DEMO_ACCOUNT: 'on' } });
+  chrome = await launchBrowser();
+});
+
+afterAll(async () => {
+  for (const c of contexts) await c.close().catch(() => {});
+  await chrome?.close();
+  await server?.stop();
+});
+
+async function openPage(opts: { mobile?: boolean } = {}): Promise<Page> {
+  const ctx = await newContext(chrome.browser, { ...opts, baseURL: server.baseUrl });
+  contexts.push(ctx);
+  const page = await ctx.newPage();
+  page.setDefaultTimeout(15_000);
+  return page;
+}
+
+const shot = (page: Page, name: string) => page.screenshot({ path: path.join(screenshotDir, `web-${name}.png`), fullPage: true });
+
+async function signIn(page: Page, path = '/sign-in') {
+  await page.goto(path);
+  await page.getByLabel(/^Email/).fill(DEMO.email);
+  await page.getByLabel(/^Password/).fill(DEMO.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL('**/dashboard');
+}
+
+const heading = (page: Page) => page.getByRole('heading', { level: 1 });
+
+describe('web app shell in Chromium', () => {
+  it('sends a signed-out visitor of a guarded route to sign-in', async () => {
+    const page = await openPage();
+    await page.goto('/analytics');
+    await page.waitForURL('**/sign-in');
+    await expect(heading(page).textContent()).resolves.toBe('Sign in');
+    await shot(page, 'sign-in');
+  });
+
+  it('shows the answer errors under "Try again!" for a wrong password', async () => {
+    const page = await openPage();
+    await page.goto('/sign-in');
+    await page.getByLabel(/^Email/).fill(DEMO.email);
+    await page.getByLabel(/^Password/).fill('wrong-password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    const alert = page.getByRole('alert').filter({ hasText: 'Try again!' });
+    await alert.waitFor();
+    expect((await alert.textContent())?.length).toBeGreaterThan('Try again!'.length);
+    expect(page.url()).toContain('/sign-in');
+  });
+
+  it('signs in with the demo account, verifies the token on each navigation and walks every route', async () => {
+    const page = await openPage();
+    const verified: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().endsWith('/api/account/verifytoken')) verified.push(page.url());
+    });
+    await signIn(page);
+    await page.getByText('You have successfully logged in!').waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+    await shot(page, 'dashboard');
+
+    const routes: [string, string][] = [
+      ['/device-details/1', 'Device data'],
+      ['/device-energy-details/1', 'Device data'],
+      ['/thermo-device-details/1', 'Device data'],
+      ['/single-phase-device-details/1', 'Device data'],
+      ['/solar-device-details/1', 'Device data'],
+      ['/edit-device/1', 'Edit device'],
+      ['/device/overview/1', 'Device overview'],
+      ['/analytics', 'Comparative analysis'],
+      ['/locations', 'Location list'],
+      ['/locations/view/2', 'Locations'],
+      ['/locations/edit/2', 'Locations'],
+      ['/locations/tariff-edit/2/3', 'Locations'],
+      ['/stats/tariff/4', 'Tariffs balance'],
+      ['/user/profile', 'User profile'],
+    ];
+    for (const [route, title] of routes) {
+      const before = verified.length;
+      await page.goto(route);
+      await page.getByRole('heading', { level: 1, name: title }).waitFor();
+      await expect.poll(() => verified.length).toBeGreaterThan(before);
+    }
+    // In-app navigation through the menu verifies too, and scrolls back to the top.
+    await page.goto('/analytics');
+    await page.evaluate(() => {
+      document.body.style.minHeight = '3000px';
+      window.scrollTo(0, 1500);
+    });
+    const before = verified.length;
+    await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Device readouts' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+    await expect.poll(() => verified.length).toBeGreaterThan(before);
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+    await page.goto('/');
+    await page.waitForURL('**/dashboard');
+  });
+
+  it('shows the 404 page for an unknown path', async () => {
+    const page = await openPage();
+    await signIn(page);
+    await page.goto('/no/such/page');
+    await page.waitForURL('**/404');
+    await page.getByText('Seems there is nothing here').waitFor();
+    await shot(page, 'not-found');
+  });
+
+  it('switches the language to Polish and Turkish and keeps it across a reload', async () => {
+    const page = await openPage();
+    await signIn(page);
+    await page.getByRole('button', { name: 'Language' }).click();
+    await page.getByRole('menuitem', { name: 'Polski' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Pulpit' }).waitFor();
+    await page.getByRole('link', { name: 'Analityka' }).waitFor();
+    await shot(page, 'dashboard-pl');
+    await page.getByRole('button', { name: 'Język' }).click();
+    await page.getByRole('menuitem', { name: 'Türkçe' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Gösterge paneli' }).waitFor();
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'Gösterge paneli' }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('tr');
+    await page.goto('/user/profile');
+    await page.getByRole('heading', { level: 1, name: 'Kullanıcı profili' }).waitFor();
+    await shot(page, 'profile-tr');
+  });
+
+  it('keeps the dark theme across a reload', async () => {
+    const page = await openPage();
+    await signIn(page);
+    const scheme = () => page.evaluate(() => document.documentElement.getAttribute('data-mantine-color-scheme'));
+    await page.getByRole('button', { name: 'Theme' }).click();
+    await page.getByRole('menuitem', { name: 'Dark' }).click();
+    await expect.poll(scheme).toBe('dark');
+    await page.reload();
+    await heading(page).waitFor();
+    expect(await scheme()).toBe('dark');
+    await shot(page, 'dashboard-dark');
+    await page.goto('/user/profile');
+    await page.getByLabel('Full name').waitFor();
+    await shot(page, 'profile-dark');
+    await page.getByRole('button', { name: 'Theme' }).click();
+    await page.getByRole('menuitem', { name: 'Light' }).click();
+    await expect.poll(scheme).toBe('light');
+  });
+
+  it('saves the profile and rejects bad input', async () => {
+    const page = await openPage();
+    await signIn(page);
+    await page.goto('/user/profile');
+    const fullName = page.getByLabel('Full name');
+    await fullName.waitFor();
+    expect(await page.getByLabel(/^Email/).isDisabled()).toBe(true);
+    expect(await page.getByLabel(/^Email/).inputValue()).toBe(DEMO.email);
+
+    const updates: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().endsWith('/api/account/update')) updates.push(r.postData() ?? '');
+    });
+    await fullName.fill('x'.repeat(101));
+    await page.getByText('This value is too long.').waitFor();
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText('Unable to save data. Check form.').waitFor();
+    expect(updates).toHaveLength(0);
+
+    await fullName.fill('Demo Person');
+    const country = page.getByRole('textbox', { name: /^Country/ });
+    await country.click();
+    // Chromium's ICU names the country either way.
+    await country.fill('T');
+    await page.getByRole('option', { name: /^(Türkiye|Turkey)$/ }).click();
+    await expect.poll(() => page.getByRole('textbox', { name: /^Timezone/ }).inputValue()).toBe('Europe/Istanbul');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText('Changes saved').waitFor();
+    expect(updates).toHaveLength(1);
+    expect(JSON.parse(updates[0] ?? '{}')).toMatchObject({ fullName: 'Demo Person', country: 'TR', timezone: 'Europe/Istanbul' });
+
+    await page.reload();
+    await expect.poll(() => page.getByLabel('Full name').inputValue()).toBe('Demo Person');
+    expect(await page.evaluate(() => localStorage.getItem('phasewatch.timezone'))).toBe('Europe/Istanbul');
+    await shot(page, 'profile');
+  });
+
+  it('signs out: the session is cleared and guarded routes send back to sign-in', async () => {
+    const page = await openPage();
+    await signIn(page);
+    const token = await page.evaluate(() => localStorage.getItem('phasewatch.token'));
+    expect(token).toBeTruthy();
+    await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Sign out' }).click();
+    await page.waitForURL('**/sign-in');
+    expect(await page.evaluate(() => localStorage.getItem('phasewatch.token'))).toBeNull();
+    const res = await fetch(`${server.baseUrl}/api/account/verifytoken`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ api_token: token }),
+    });
+    expect(res.status).toBe(401);
+    await page.goto('/user/profile');
+    await page.waitForURL('**/sign-in');
+  });
+
+  it('works in the mobile layout at 390 px with the drawer', async () => {
+    const page = await openPage({ mobile: true });
+    await signIn(page);
+    expect(await page.getByRole('navigation', { name: 'Main menu' }).isVisible()).toBe(false);
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    const drawer = page.getByRole('dialog');
+    await drawer.getByRole('link', { name: 'Analytics' }).waitFor();
+    await drawer.getByRole('button', { name: 'Locations' }).click();
+    await drawer.getByRole('link', { name: 'Tariffs' }).waitFor();
+    await shot(page, 'mobile-drawer');
+    await drawer.getByRole('link', { name: 'Analytics' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Comparative analysis' }).waitFor();
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await shot(page, 'mobile-analytics');
+  });
+
+  it('keeps fox mode (no menu chrome) across reloads after /sign-in-fox', async () => {
+    const page = await openPage({ mobile: true });
+    await signIn(page, '/sign-in-fox');
+    await heading(page).waitFor();
+    expect(await page.getByRole('banner').count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Open menu' }).count()).toBe(0);
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+    expect(await page.evaluate(() => localStorage.getItem('phasewatch.foxAppMode'))).toBe('true');
+    expect(await page.getByRole('banner').count()).toBe(0);
+    await shot(page, 'fox-dashboard');
+    await page.evaluate(() => localStorage.removeItem('phasewatch.token'));
+    await page.goto('/analytics');
+    await page.waitForURL('**/sign-in-fox');
+  });
+});
