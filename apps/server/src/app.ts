@@ -55,6 +55,10 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
   const logger = opts.logger ?? {
     level: config.logLevel,
     redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-device-key"]', 'req.query.access_token'],
+    // Readable lines for a person at a terminal; JSON lines otherwise (files, log collectors, CI).
+    ...(process.stdout.isTTY && process.env.LOG_FORMAT !== 'json'
+      ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' } } }
+      : {}),
   };
   const app = Fastify({
     ...(typeof logger === 'object' && 'child' in logger ? { loggerInstance: logger as FastifyBaseLogger } : { logger }),

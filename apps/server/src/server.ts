@@ -1,3 +1,4 @@
+import { startEmbeddedFleet, terminalProgress } from '@phasewatch/simulator';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 
@@ -14,6 +15,23 @@ async function main(): Promise<void> {
   process.stdout.write(`\nPhasewatch ${config.appVersion} is running at ${url}\n`);
   if (config.demo) process.stdout.write(`Sign in with ${config.demo.email} / ${config.demo.password}\n\n`);
 
+  // The embedded default: the demo account's simulated fleet talks to us over HTTP like real devices
+  // (loopback even when HOST is 0.0.0.0). First start backfills the history with progress in the terminal.
+  const fleet =
+    config.demo && config.simulate
+      ? startEmbeddedFleet({
+          baseUrl: `http://127.0.0.1:${config.port}`,
+          email: config.demo.email,
+          password: config.demo.password,
+          dataDir: config.dataDir,
+          historyDays: config.simulateHistoryDays,
+          liveIntervalMs: 5000,
+          onProgress: terminalProgress(process.stdout),
+        })
+      : null;
+  // Failures are printed by terminalProgress; the server keeps serving without the fleet.
+  fleet?.backfillDone.catch(() => {});
+
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -22,6 +40,7 @@ async function main(): Promise<void> {
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
     try {
+      await fleet?.stop();
       await app.close();
       process.exit(0);
     } catch (err) {
