@@ -223,6 +223,7 @@ describe('web app shell in Chromium', () => {
     await drawer.getByRole('link', { name: 'Analytics' }).waitFor();
     await drawer.getByRole('button', { name: 'Locations' }).click();
     await drawer.getByRole('link', { name: 'Tariffs' }).waitFor();
+    await page.waitForTimeout(300); // let the 250 ms accordion finish before the picture
     await shot(page, 'mobile-drawer');
     await drawer.getByRole('link', { name: 'Analytics' }).click();
     await page.getByRole('heading', { level: 1, name: 'Comparative analysis' }).waitFor();
@@ -246,5 +247,40 @@ describe('web app shell in Chromium', () => {
     await page.evaluate(() => localStorage.removeItem('phasewatch.token'));
     await page.goto('/analytics');
     await page.waitForURL('**/sign-in-fox');
+  });
+
+  it('fits a tablet-width header without horizontal overflow', async () => {
+    const ctx = await chrome.browser.newContext({ viewport: { width: 700, height: 800 }, baseURL: server.baseUrl });
+    contexts.push(ctx);
+    const page = await ctx.newPage();
+    await signIn(page);
+    await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Analytics' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Comparative analysis' }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    await shot(page, 'tablet-analytics');
+  });
+
+  it('registers a new account, which lands on the dashboard', async () => {
+    const page = await openPage();
+    await page.goto('/sign-in');
+    await page.getByRole('link', { name: 'Create an account' }).click();
+    await page.waitForURL('**/register');
+    await page.getByRole('heading', { level: 1, name: 'Create an account' }).waitFor();
+    await page.getByLabel(/^Email/).fill(`new-${Date.now()}@example.com`);
+    await page.locator('input[name="password"]').fill('Str0ng!pass');
+    await expect.poll(() => page.getByRole('meter', { name: 'Password strength' }).getAttribute('aria-valuenow')).toBe('100');
+    await page.getByLabel(/^Full name/).fill('New Person');
+    await shot(page, 'register');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.waitForURL('**/dashboard');
+    await page.getByText('Your account has been created.').waitFor();
+  });
+
+  it('answers a forgotten-password request', async () => {
+    const page = await openPage();
+    await page.goto('/forgot-password');
+    await page.getByLabel(/^Email/).fill(DEMO.email);
+    await page.getByRole('button', { name: 'Send reset link' }).click();
+    await page.getByRole('status').filter({ hasText: 'a link to reset the password is on its way' }).waitFor();
   });
 });

@@ -29,6 +29,7 @@ export function useSchemaForm<V extends Record<string, unknown>, Out>(schema: Ob
   const [errors, setErrors] = useState<FieldErrors<V>>({});
   const valuesRef = useRef(values);
   valuesRef.current = values;
+  const initialRef = useRef(initial);
 
   const validateField = useCallback(
     (field: keyof V & string, value: unknown): string | undefined => {
@@ -51,6 +52,7 @@ export function useSchemaForm<V extends Record<string, unknown>, Out>(schema: Ob
 
   /** Replaces values without validating (e.g. when the server record arrives). */
   const reset = useCallback((next: V) => {
+    initialRef.current = next;
     setValues(next);
     setErrors({});
   }, []);
@@ -77,7 +79,11 @@ export function useSchemaForm<V extends Record<string, unknown>, Out>(schema: Ob
     value: String(values[field] ?? ''),
     onChange: (e: { currentTarget: { value: string } }) => setValue(field, e.currentTarget.value as V[typeof field]),
     onInput: (e: { currentTarget: { value: string } }) => validateField(field, e.currentTarget.value),
-    onBlur: () => validateField(field, valuesRef.current[field]),
+    // An untouched field is not flagged on blur: leaving an empty form (e.g. clicking a link under it)
+    // must not shift the layout under the pointer. Submit still checks everything.
+    onBlur: () => {
+      if (valuesRef.current[field] !== initialRef.current[field]) validateField(field, valuesRef.current[field]);
+    },
   });
 
   return { values, errors, setValue, setErrors, validate, validateField, reset, textProps };

@@ -9,7 +9,7 @@ export default function ProfilePage() {
   const user = useUserInfo();
   return (
     <Page titleKey="titles.profile">
-      <Card withBorder padding="lg">
+      <Card withBorder padding="lg" maw={680}>
         {user.isPending ? (
           <Stack aria-busy aria-label={t('app.loading')}>
             {[1, 2, 3, 4, 5].map((i) => (

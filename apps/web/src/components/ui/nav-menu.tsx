@@ -44,9 +44,9 @@ export function findActiveTrail(entries: MenuEntry[], pathname: string, maxDepth
 
 function EntryLink({ entry, onNavigate }: { entry: MenuEntry; onNavigate?: () => void }) {
   return (
-    <UnstyledButton component={RouterLink} to={entry.to ?? '#'} className={classes.link} onClick={onNavigate}>
+    <UnstyledButton component={RouterLink} to={entry.to ?? '#'} className={classes.link} onClick={onNavigate} title={entry.label}>
       {entry.icon}
-      <span>{entry.label}</span>
+      <span className={classes.label}>{entry.label}</span>
     </UnstyledButton>
   );
 }
@@ -63,9 +63,9 @@ function Dropdown({ entry, mobile, onNavigate }: { entry: MenuEntry; mobile: boo
       loop
     >
       <Menu.Target>
-        <UnstyledButton className={classes.link} aria-haspopup="menu">
+        <UnstyledButton className={classes.link} aria-haspopup="menu" title={entry.label}>
           {entry.icon}
-          <span>{entry.label}</span>
+          <span className={classes.label}>{entry.label}</span>
           <IconChevronDown size={14} />
         </UnstyledButton>
       </Menu.Target>
