@@ -3,7 +3,26 @@ import type SqliteDatabase from 'better-sqlite3';
 import type pg from 'pg';
 import type { Storage } from '../../storage/database.js';
 import { COUNTER_SUFFIXES, INSTANT_SUFFIXES, type RollupTable } from './readings.columns.js';
-import { aggregate, floorTo, H1, M5, M15, presentParams, type Row } from './readings.rollup.js';
+import {
+  aggregate,
+  fillLevelRow,
+  floorTo,
+  foldLevel,
+  H1,
+  type Level,
+  levelFromRaw,
+  levelFromRows,
+  M5,
+  M15,
+  overlayLevel,
+  type ParamSet,
+  paramSetColumns,
+  paramSetOf,
+  presentParams,
+  type RawColumns,
+  type Row,
+  sliceLevel,
+} from './readings.rollup.js';
 
 /** Readings of one device for one write, sorted by ts with unique timestamps. */
 export interface DeviceBatch {
@@ -15,7 +34,7 @@ export interface DeviceBatch {
 
 type Value = number | string | null;
 
-/** What a write reads before it computes: existing rows around the batch. */
+/** What a write reads before it computes: the stored rows around the batch, only the batch's parameters. */
 interface Snapshot {
   raw: Row[];
   m5: Row[];
@@ -31,10 +50,19 @@ interface Ranges {
   m15Read: [number, number];
 }
 
+/** Rows of one table to upsert, written by `fill` into a flat parameter array (key columns first). */
+interface TableWrite {
+  table: string;
+  key: readonly string[];
+  cols: readonly string[];
+  count: number;
+  /** COALESCE on conflict (raw rows: a later reading with fewer parameters keeps the others). */
+  keepOld: boolean;
+  fill(k: number, out: Value[], offset: number): void;
+}
+
 interface Plan {
-  rawCols: string[];
-  raw: Value[][];
-  levels: { table: RollupTable; cols: string[]; rows: Value[][] }[];
+  writes: TableWrite[];
   newest: { ts: number; rssi: number | null };
 }
 
@@ -60,57 +88,119 @@ function levelColumns(rows: readonly Row[]): string[] {
   ];
 }
 
-/** Replaces the rows of `base` whose bucket lies in [lo, hi) by `fresh`, keeping bucket order. */
-function overlay(base: readonly Row[], fresh: readonly Row[], lo: number, hi: number): Row[] {
-  const kept = base.filter((r) => (r.bucket as number) < lo || (r.bucket as number) >= hi);
-  return [...kept, ...fresh].sort((a, b) => (a.bucket as number) - (b.bucket as number));
+/** The parameters a batch carries (one pass over the keys; batch readings hold only their own). */
+function batchParams(b: DeviceBatch): ParamSet {
+  const names = new Set<string>();
+  for (const r of b.readings) for (const k in r.values) names.add(k);
+  return paramSetOf(names);
 }
 
-/** The pure middle of a write: from the snapshot and the batch to every row to upsert. */
-function planWrite(b: DeviceBatch, r: Ranges, snap: Snapshot): Plan {
-  const rawCols = [...new Set(b.readings.flatMap((x) => Object.keys(x.values)))].sort();
-  const byTs = new Map<number, Row>();
-  for (const row of snap.raw) byTs.set(row.ts as number, row);
-  for (const x of b.readings) byTs.set(x.ts, { ...(byTs.get(x.ts) ?? { ts: x.ts }), ...x.values });
-  const raw = [...byTs.values()].sort((a, c) => (a.ts as number) - (c.ts as number));
-
-  const m5 = aggregate(raw, (row) => floorTo(row.ts as number, M5), true);
-  const m5All = overlay(snap.m5, m5, r.r5[0], r.r5[1]);
-  const m15 = aggregate(
-    m5All.filter((row) => (row.bucket as number) >= r.r15[0] && (row.bucket as number) < r.r15[1]),
-    (row) => floorTo(row.bucket as number, M15),
-    false,
-  );
-  const m15All = overlay(snap.m15, m15, r.r15[0], r.r15[1]);
-  const h1 = aggregate(
-    m15All.filter((row) => (row.bucket as number) >= r.r60[0] && (row.bucket as number) < r.r60[1]),
-    (row) => floorTo(row.bucket as number, H1),
-    false,
-  );
-  const day = dayRows(
-    m15All.filter(
-      (row) => (row.bucket as number) >= (r.days[0] as number) && (row.bucket as number) < (r.days[r.days.length - 1] as number),
-    ),
-    r.days,
-    b.tz,
-  );
-
-  const newestReading = b.readings[b.readings.length - 1];
-  const levels: Plan['levels'] = [];
-  for (const [table, rows] of [
-    ['rollup_5m', m5],
-    ['rollup_15m', m15],
-    ['rollup_1h', h1],
-    ['rollup_day', day],
-  ] as const) {
-    const extra = table === 'rollup_day' ? ['bucket_end', 'tz'] : [];
-    const cols = ['bucket', 'n', ...extra, ...levelColumns(rows)];
-    levels.push({ table, cols, rows: rows.map((row) => cols.map((c) => row[c] ?? null)) });
+/** The batch column-wise, merged with the stored raw rows of its range (a stored value fills a parameter the new reading lacks). */
+function mergedRaw(b: DeviceBatch, names: readonly string[], stored: readonly Row[]): RawColumns {
+  const len = b.readings.length;
+  const ts = new Array<number>(len);
+  const cols = names.map(() => new Array<number>(len));
+  for (let i = 0; i < len; i++) {
+    const r = b.readings[i] as DeviceBatch['readings'][number];
+    ts[i] = r.ts;
+    const v = r.values;
+    for (let j = 0; j < names.length; j++) {
+      const x = v[names[j] as string];
+      (cols[j] as number[])[i] = x === undefined ? Number.NaN : x;
+    }
   }
+  if (stored.length === 0) return { ts, cols };
+  const out: RawColumns = { ts: [], cols: names.map(() => []) };
+  let i = 0;
+  let s = 0;
+  while (i < len || s < stored.length) {
+    const bt = i < len ? (ts[i] as number) : Number.POSITIVE_INFINITY;
+    const row = stored[s];
+    const st = row ? Number(row.ts) : Number.POSITIVE_INFINITY;
+    out.ts.push(Math.min(bt, st));
+    for (let j = 0; j < names.length; j++) {
+      const fromBatch = bt <= st ? ((cols[j] as number[])[i] as number) : Number.NaN;
+      const sv = bt >= st && row ? row[names[j] as string] : null;
+      const fromStore = sv === null || sv === undefined ? Number.NaN : Number(sv);
+      (out.cols[j] as number[]).push(Number.isNaN(fromBatch) ? fromStore : fromBatch);
+    }
+    if (bt <= st) i++;
+    if (st <= bt) s++;
+  }
+  return out;
+}
+
+/**
+ * The pure middle of a write: from the snapshot and the batch to every row to upsert. Only the batch's
+ * parameters are computed: the rollup columns of other parameters cannot change (raw rows keep their
+ * other values), so they are left as stored. Every bucket in the batch's span is recomputed from its
+ * complete children (stored ones overlaid with fresh ones), so late, repeated and out-of-order readings
+ * give exactly what a computation from raw rows gives; in the usual append case the snapshot is empty
+ * and everything comes from the batch in memory.
+ */
+function planWrite(b: DeviceBatch, ps: ParamSet, r: Ranges, snap: Snapshot): Plan {
+  const names = [...ps.instant, ...ps.counter];
+  const raw = mergedRaw(b, names, snap.raw);
+
+  const m5 = levelFromRaw(raw, ps, M5);
+  const m5All = overlayLevel(levelFromRows(snap.m5, ps), m5, ps);
+  const m15 = foldLevel(sliceLevel(m5All, r.r15[0], r.r15[1], ps), ps, (t) => floorTo(t, M15));
+  const m15All = overlayLevel(levelFromRows(snap.m15, ps), m15, ps);
+  const h1 = foldLevel(sliceLevel(m15All, r.r60[0], r.r60[1], ps), ps, (t) => floorTo(t, H1));
+  const edges = r.days;
+  let e = 0;
+  const day = foldLevel(sliceLevel(m15All, edges[0] as number, edges[edges.length - 1] as number, ps), ps, (t) => {
+    while (t >= (edges[e + 1] as number)) e++;
+    return edges[e] as number;
+  });
+  const dayEnd = new Map<number, number>();
+  for (let i = 0; i + 1 < edges.length; i++) dayEnd.set(edges[i] as number, edges[i + 1] as number);
+
+  const cols = paramSetColumns(ps);
+  const levelWrite = (table: RollupTable, l: Level): TableWrite => ({
+    table,
+    key: ['device_id', 'bucket'],
+    cols: table === 'rollup_day' ? ['n', 'bucket_end', 'tz', ...cols] : ['n', ...cols],
+    count: l.bucket.length,
+    keepOld: false,
+    fill(k, out, offset) {
+      const bucket = l.bucket[k] as number;
+      out[offset] = b.deviceId;
+      out[offset + 1] = bucket;
+      out[offset + 2] = l.n[k] as number;
+      let o = offset + 3;
+      if (table === 'rollup_day') {
+        out[o++] = dayEnd.get(bucket) ?? null;
+        out[o++] = b.tz;
+      }
+      fillLevelRow(l, k, out, o);
+    },
+  });
+  const newestReading = b.readings[b.readings.length - 1];
   return {
-    rawCols,
-    raw: b.readings.map((x) => [x.ts, ...rawCols.map((c) => x.values[c] ?? null)]),
-    levels,
+    writes: [
+      {
+        table: 'readings',
+        key: ['device_id', 'ts'],
+        cols: names,
+        count: b.readings.length,
+        keepOld: true,
+        fill(k, out, offset) {
+          const r = b.readings[k] as DeviceBatch['readings'][number];
+          out[offset] = b.deviceId;
+          out[offset + 1] = r.ts;
+          const v = r.values;
+          for (let j = 0; j < names.length; j++) {
+            const x = v[names[j] as string];
+            out[offset + 2 + j] = x === undefined ? null : x;
+          }
+        },
+      },
+      levelWrite('rollup_5m', m5),
+      levelWrite('rollup_15m', m15),
+      levelWrite('rollup_1h', h1),
+      levelWrite('rollup_day', day),
+    ],
     newest: { ts: newestReading?.ts ?? 0, rssi: newestReading?.values.rssi ?? null },
   };
 }
@@ -134,7 +224,14 @@ function dayRows(m15: readonly Row[], edges: readonly number[], tz: string): Row
   return rows;
 }
 
-function upsertSql(table: string, key: string[], cols: string[], rowsCount: number, pgStyle: boolean, keepOld: boolean): string {
+function upsertSql(
+  table: string,
+  key: readonly string[],
+  cols: readonly string[],
+  rowsCount: number,
+  pgStyle: boolean,
+  keepOld: boolean,
+): string {
   const all = [...key, ...cols];
   let n = 0;
   const ph = () => (pgStyle ? `$${++n}` : '?');
@@ -158,6 +255,7 @@ const toPg = (sql: string) => {
 export class ReadingsRepository {
   private readonly stmts = new Map<string, SqliteDatabase.Statement>();
   private readonly partitions = new Set<string>();
+  private readonly pgSql = new Map<string, string>();
 
   constructor(private readonly storage: Storage) {}
 
@@ -192,7 +290,7 @@ export class ReadingsRepository {
       })();
       return;
     }
-    await this.ensurePartitions(work.flatMap((b) => b.readings.map((r) => r.ts)));
+    await this.ensurePartitions(work);
     const client = await (this.storage.pgPool as pg.Pool).connect();
     try {
       await client.query('BEGIN');
@@ -210,28 +308,35 @@ export class ReadingsRepository {
     }
   }
 
-  private readSql(r: Ranges) {
-    return {
-      raw: ['SELECT * FROM readings WHERE device_id = ? AND ts >= ? AND ts < ? ORDER BY ts', r.r5] as const,
-      m5: ['SELECT * FROM rollup_5m WHERE device_id = ? AND bucket >= ? AND bucket < ? ORDER BY bucket', r.r15] as const,
-      m15: ['SELECT * FROM rollup_15m WHERE device_id = ? AND bucket >= ? AND bucket < ? ORDER BY bucket', r.m15Read] as const,
-    };
+  /** The snapshot reads of a write: only `ts`/`bucket`, `n` and the batch's parameters, over the batch's span. */
+  private readSql(ps: ParamSet, r: Ranges): [string, readonly [number, number]][] {
+    const names = [...ps.instant, ...ps.counter].map(q).join(', ');
+    const cols = ['bucket', 'n', ...paramSetColumns(ps).map(q)].join(', ');
+    return [
+      [`SELECT ts, ${names} FROM readings WHERE device_id = ? AND ts >= ? AND ts < ? ORDER BY ts`, r.r5],
+      [`SELECT ${cols} FROM rollup_5m WHERE device_id = ? AND bucket >= ? AND bucket < ? ORDER BY bucket`, r.r15],
+      [`SELECT ${cols} FROM rollup_15m WHERE device_id = ? AND bucket >= ? AND bucket < ? ORDER BY bucket`, r.m15Read],
+    ];
   }
 
   private writeDeviceSqlite(b: DeviceBatch): void {
+    const ps = batchParams(b);
     const r = rangesOf(b);
-    const reads = this.readSql(r);
-    const snap: Snapshot = {
-      raw: this.stmt(reads.raw[0]).all(b.deviceId, ...reads.raw[1]) as Row[],
-      m5: this.stmt(reads.m5[0]).all(b.deviceId, ...reads.m5[1]) as Row[],
-      m15: this.stmt(reads.m15[0]).all(b.deviceId, ...reads.m15[1]) as Row[],
-    };
-    const plan = planWrite(b, r, snap);
-    const rawStmt = this.stmt(upsertSql('readings', ['device_id', 'ts'], plan.rawCols, 1, false, true));
-    for (const row of plan.raw) rawStmt.run(b.deviceId, ...row);
-    for (const level of plan.levels) {
-      const s = this.stmt(upsertSql(level.table, ['device_id', 'bucket'], level.cols.slice(1), 1, false, false));
-      for (const row of level.rows) s.run(b.deviceId, ...row);
+    const [raw, m5, m15] = this.readSql(ps, r).map(([sql, range]) => this.stmt(sql).all(b.deviceId, ...range) as Row[]) as [
+      Row[],
+      Row[],
+      Row[],
+    ];
+    const plan = planWrite(b, ps, r, { raw, m5, m15 });
+    for (const w of plan.writes) {
+      if (w.count === 0) continue;
+      const s = this.stmt(upsertSql(w.table, w.key, w.cols, 1, false, w.keepOld));
+      // One argument array reused for every row: binding copies the values.
+      const args = new Array<Value>(w.key.length + w.cols.length);
+      for (let k = 0; k < w.count; k++) {
+        w.fill(k, args, 0);
+        s.run(args);
+      }
     }
     this.stmt(
       'UPDATE devices SET last_rssi = COALESCE(?, last_rssi), last_seen = ? WHERE id = ? AND (last_seen IS NULL OR last_seen <= ?)',
@@ -239,54 +344,66 @@ export class ReadingsRepository {
   }
 
   private async writeDevicePg(client: pg.PoolClient, b: DeviceBatch): Promise<void> {
+    const ps = batchParams(b);
     const r = rangesOf(b);
-    const reads = this.readSql(r);
     // One client runs one query at a time: read the three levels in turn.
-    const read = async ([sql, range]: readonly [string, readonly [number, number]]) =>
-      (await client.query(toPg(sql), [b.deviceId, ...range])).rows as Row[];
-    const raw = await read(reads.raw);
-    const m5 = await read(reads.m5);
-    const m15 = await read(reads.m15);
-    const plan = planWrite(b, r, { raw, m5, m15 });
-    await this.pgUpsert(client, 'readings', ['device_id', 'ts'], plan.rawCols, b.deviceId, plan.raw, true);
-    for (const level of plan.levels) {
-      await this.pgUpsert(client, level.table, ['device_id', 'bucket'], level.cols.slice(1), b.deviceId, level.rows, false);
-    }
+    const snap: Row[][] = [];
+    for (const [sql, range] of this.readSql(ps, r)) snap.push((await client.query(toPg(sql), [b.deviceId, ...range])).rows as Row[]);
+    const plan = planWrite(b, ps, r, { raw: snap[0] ?? [], m5: snap[1] ?? [], m15: snap[2] ?? [] });
+    for (const w of plan.writes) await this.pgUpsert(client, w);
     await client.query(
       'UPDATE devices SET last_rssi = COALESCE($1, last_rssi), last_seen = $2 WHERE id = $3 AND (last_seen IS NULL OR last_seen <= $2)',
       [plan.newest.rssi, plan.newest.ts, b.deviceId],
     );
   }
 
-  /** Multi-row upserts, chunked under PostgreSQL's 65,535 bind parameters. */
-  private async pgUpsert(
-    client: pg.PoolClient,
-    table: string,
-    key: string[],
-    cols: string[],
-    deviceId: number,
-    rows: Value[][],
-    keepOld: boolean,
-  ) {
-    if (rows.length === 0) return;
-    const perRow = cols.length + 2;
-    const chunk = Math.max(1, Math.floor(60_000 / perRow));
-    for (let i = 0; i < rows.length; i += chunk) {
-      const part = rows.slice(i, i + chunk);
-      const sql = upsertSql(table, key, cols, part.length, true, keepOld);
-      await client.query(
-        sql,
-        part.flatMap((row) => [deviceId, ...row]),
-      );
+  /** Multi-row upserts, chunked under PostgreSQL's 65,535 bind parameters; the statement text is cached per shape. */
+  private async pgUpsert(client: pg.PoolClient, w: TableWrite): Promise<void> {
+    if (w.count === 0) return;
+    const width = w.key.length + w.cols.length;
+    const chunk = Math.max(1, Math.floor(60_000 / width));
+    for (let i = 0; i < w.count; i += chunk) {
+      const rows = Math.min(chunk, w.count - i);
+      const key = `${w.table}|${w.cols.join(',')}|${rows}|${w.keepOld}`;
+      let sql = this.pgSql.get(key);
+      if (!sql) {
+        sql = upsertSql(w.table, w.key, w.cols, rows, true, w.keepOld);
+        if (this.pgSql.size > 200) this.pgSql.clear();
+        this.pgSql.set(key, sql);
+      }
+      const params = new Array<Value>(rows * width);
+      for (let k = 0; k < rows; k++) w.fill(i + k, params, k * width);
+      await client.query(sql, params);
     }
   }
 
+  /** Rows of `rows` (stored rollup rows) upserted as they are: the rebuild of local days. */
+  private rowsWrite(table: RollupTable, deviceId: number, cols: readonly string[], values: Value[][]): TableWrite {
+    return {
+      table,
+      key: ['device_id', 'bucket'],
+      cols: cols.slice(1),
+      count: values.length,
+      keepOld: false,
+      fill(k, out, offset) {
+        const v = values[k] as Value[];
+        out[offset] = deviceId;
+        for (let j = 0; j < v.length; j++) out[offset + 1 + j] = v[j] as Value;
+      },
+    };
+  }
+
   /** Creates the monthly partitions (UTC months) the timestamps fall in, once per process. */
-  private async ensurePartitions(tss: number[]): Promise<void> {
+  private async ensurePartitions(batches: readonly DeviceBatch[]): Promise<void> {
     const months = new Set<string>();
-    for (const ts of tss) {
-      const d = new Date(ts);
-      months.add(`${d.getUTCFullYear()}-${d.getUTCMonth()}`);
+    // Batches are sorted: every month from the first reading's to the last's (a span is a few months at most).
+    for (const b of batches) {
+      const first = new Date(b.readings[0]?.ts ?? 0);
+      const last = b.readings[b.readings.length - 1]?.ts ?? 0;
+      for (let y = first.getUTCFullYear(), m = first.getUTCMonth(); Date.UTC(y, m, 1) <= last; m++) {
+        const d = new Date(Date.UTC(y, m, 1));
+        months.add(`${d.getUTCFullYear()}-${d.getUTCMonth()}`);
+      }
     }
     const pool = this.storage.pgPool as pg.Pool;
     for (const m of months) {
@@ -392,7 +509,7 @@ export class ReadingsRepository {
       await client.query('BEGIN');
       await client.query('SELECT pg_advisory_xact_lock(7341, $1)', [deviceId]);
       await client.query('DELETE FROM rollup_day WHERE device_id = $1', [deviceId]);
-      await this.pgUpsert(client, 'rollup_day', ['device_id', 'bucket'], cols.slice(1), deviceId, values, false);
+      await this.pgUpsert(client, this.rowsWrite('rollup_day', deviceId, cols, values));
       await client.query('COMMIT');
     } catch (err) {
       await client.query('ROLLBACK').catch(() => {});

@@ -92,3 +92,266 @@ export function aggregate(children: readonly Row[], keyOf: (r: Row) => number, r
 
 /** Bucket start of `ts` for a UTC-aligned width. */
 export const floorTo = (ts: number, width: number) => Math.floor(ts / width) * width;
+
+/*
+ * Column-wise rollups for the write path. The ingest hot path used to build one object per reading and
+ * per bucket keyed by `<p>_<agg>` strings; at 5,000 readings a request that object churn (and the GC it
+ * caused) cost more than SQLite itself. Here a write's parameters are fixed up front and every level is
+ * a set of plain number arrays indexed by bucket, NaN marking "no value".
+ */
+
+/** The parameters one write touches, instantaneous ones first (catalogue order), then counters. */
+export interface ParamSet {
+  instant: readonly string[];
+  counter: readonly string[];
+}
+
+/** The parameters of `names` split by kind, in catalogue order. */
+export function paramSetOf(names: ReadonlySet<string>): ParamSet {
+  return { instant: INSTANT_PARAMETERS.filter((p) => names.has(p)), counter: COUNTER_PARAMETERS.filter((p) => names.has(p)) };
+}
+
+/** Rollup columns of a parameter set, in the order `Level` rows are written. */
+export function paramSetColumns(ps: ParamSet): string[] {
+  return [
+    ...ps.instant.flatMap((p) => [`${p}_sum`, `${p}_min`, `${p}_max`, `${p}_n`]),
+    ...ps.counter.flatMap((p) => [`${p}_first`, `${p}_last`, `${p}_delta`]),
+  ];
+}
+
+/** Raw readings column-wise, sorted by unique `ts`: `cols[j][i]` is parameter j (instant, then counter) at `ts[i]`, NaN if absent. */
+export interface RawColumns {
+  ts: number[];
+  cols: number[][];
+}
+
+/** Rollup rows of one level column-wise, sorted by bucket. */
+export interface Level {
+  bucket: number[];
+  n: number[];
+  /** Per instantaneous parameter: per bucket sum, extremes and count (count 0: no value in the bucket). */
+  sum: number[][];
+  min: number[][];
+  max: number[][];
+  cnt: number[][];
+  /** Per counter: first and last reading and the energy between the bucket's own readings (first NaN: none). */
+  first: number[][];
+  last: number[][];
+  delta: number[][];
+}
+
+export function emptyLevel(ps: ParamSet): Level {
+  const per = (k: number) => Array.from({ length: k }, () => [] as number[]);
+  const ni = ps.instant.length;
+  const nc = ps.counter.length;
+  return { bucket: [], n: [], sum: per(ni), min: per(ni), max: per(ni), cnt: per(ni), first: per(nc), last: per(nc), delta: per(nc) };
+}
+
+function pushBucket(l: Level, bucket: number): number {
+  const k = l.bucket.length;
+  l.bucket.push(bucket);
+  l.n.push(0);
+  for (let j = 0; j < l.sum.length; j++) {
+    (l.sum[j] as number[]).push(0);
+    (l.min[j] as number[]).push(Number.POSITIVE_INFINITY);
+    (l.max[j] as number[]).push(Number.NEGATIVE_INFINITY);
+    (l.cnt[j] as number[]).push(0);
+  }
+  for (let j = 0; j < l.first.length; j++) {
+    (l.first[j] as number[]).push(Number.NaN);
+    (l.last[j] as number[]).push(Number.NaN);
+    (l.delta[j] as number[]).push(0);
+  }
+  return k;
+}
+
+/** Raw readings folded into UTC buckets of `width`: the 5-minute level. */
+export function levelFromRaw(raw: RawColumns, ps: ParamSet, width: number): Level {
+  const out = emptyLevel(ps);
+  const ni = ps.instant.length;
+  const nc = ps.counter.length;
+  let k = -1;
+  let cur = Number.NaN;
+  for (let i = 0; i < raw.ts.length; i++) {
+    const b = floorTo(raw.ts[i] as number, width);
+    if (b !== cur) {
+      cur = b;
+      k = pushBucket(out, b);
+    }
+    out.n[k] = (out.n[k] as number) + 1;
+    for (let j = 0; j < ni; j++) {
+      const v = (raw.cols[j] as number[])[i] as number;
+      if (Number.isNaN(v)) continue; // NaN: no value
+      const sum = out.sum[j] as number[];
+      const min = out.min[j] as number[];
+      const max = out.max[j] as number[];
+      sum[k] = (sum[k] as number) + v;
+      if (v < (min[k] as number)) min[k] = v;
+      if (v > (max[k] as number)) max[k] = v;
+      const cnt = out.cnt[j] as number[];
+      cnt[k] = (cnt[k] as number) + 1;
+    }
+    for (let j = 0; j < nc; j++) {
+      const v = (raw.cols[ni + j] as number[])[i] as number;
+      if (Number.isNaN(v)) continue;
+      const first = out.first[j] as number[];
+      const last = out.last[j] as number[];
+      if (Number.isNaN(first[k] as number)) first[k] = v;
+      else (out.delta[j] as number[])[k] = ((out.delta[j] as number[])[k] as number) + counterDelta(last[k] as number, v);
+      last[k] = v;
+    }
+  }
+  return out;
+}
+
+/**
+ * Children folded into parents (`parentOf` must not decrease over the children): sums, extremes and
+ * counts add up; counter summaries join in time order (with the step between adjacent children), so a
+ * parent is exactly what its raw readings would give.
+ */
+export function foldLevel(children: Level, ps: ParamSet, parentOf: (bucket: number) => number): Level {
+  const out = emptyLevel(ps);
+  const ni = ps.instant.length;
+  const nc = ps.counter.length;
+  let k = -1;
+  let cur = Number.NaN;
+  for (let i = 0; i < children.bucket.length; i++) {
+    const b = parentOf(children.bucket[i] as number);
+    if (b !== cur) {
+      cur = b;
+      k = pushBucket(out, b);
+    }
+    out.n[k] = (out.n[k] as number) + (children.n[i] as number);
+    for (let j = 0; j < ni; j++) {
+      const c = (children.cnt[j] as number[])[i] as number;
+      if (c === 0) continue;
+      const sum = out.sum[j] as number[];
+      const min = out.min[j] as number[];
+      const max = out.max[j] as number[];
+      const cmin = (children.min[j] as number[])[i] as number;
+      const cmax = (children.max[j] as number[])[i] as number;
+      sum[k] = (sum[k] as number) + ((children.sum[j] as number[])[i] as number);
+      if (cmin < (min[k] as number)) min[k] = cmin;
+      if (cmax > (max[k] as number)) max[k] = cmax;
+      (out.cnt[j] as number[])[k] = ((out.cnt[j] as number[])[k] as number) + c;
+    }
+    for (let j = 0; j < nc; j++) {
+      const cf = (children.first[j] as number[])[i] as number;
+      if (Number.isNaN(cf)) continue;
+      const first = out.first[j] as number[];
+      const last = out.last[j] as number[];
+      const delta = out.delta[j] as number[];
+      const cd = (children.delta[j] as number[])[i] as number;
+      if (Number.isNaN(first[k] as number)) {
+        first[k] = cf;
+        delta[k] = cd;
+      } else {
+        delta[k] = (delta[k] as number) + counterDelta(last[k] as number, cf) + cd;
+      }
+      last[k] = (children.last[j] as number[])[i] as number;
+    }
+  }
+  return out;
+}
+
+/** Stored rollup rows (as the database returns them, `bucket`, `n` and the set's columns) column-wise. */
+export function levelFromRows(rows: readonly Row[], ps: ParamSet): Level {
+  const out = emptyLevel(ps);
+  const inst = ps.instant.map((p) => [`${p}_sum`, `${p}_min`, `${p}_max`, `${p}_n`] as const);
+  const ctr = ps.counter.map((p) => [`${p}_first`, `${p}_last`, `${p}_delta`] as const);
+  for (const r of rows) {
+    const k = pushBucket(out, Number(r.bucket));
+    out.n[k] = Number(r.n);
+    inst.forEach(([s, lo, hi, c], j) => {
+      const cnt = num(r[c]);
+      if (!cnt) return;
+      (out.sum[j] as number[])[k] = Number(r[s]);
+      (out.min[j] as number[])[k] = Number(r[lo]);
+      (out.max[j] as number[])[k] = Number(r[hi]);
+      (out.cnt[j] as number[])[k] = cnt;
+    });
+    ctr.forEach(([f, l, d], j) => {
+      const first = num(r[f]);
+      if (first === null) return;
+      (out.first[j] as number[])[k] = first;
+      (out.last[j] as number[])[k] = num(r[l]) ?? first;
+      (out.delta[j] as number[])[k] = num(r[d]) ?? 0;
+    });
+  }
+  return out;
+}
+
+function copyBucket(from: Level, i: number, to: Level): void {
+  to.bucket.push(from.bucket[i] as number);
+  to.n.push(from.n[i] as number);
+  const keys = ['sum', 'min', 'max', 'cnt', 'first', 'last', 'delta'] as const;
+  for (const key of keys) {
+    const src = from[key];
+    const dst = to[key];
+    for (let j = 0; j < src.length; j++) (dst[j] as number[]).push((src[j] as number[])[i] as number);
+  }
+}
+
+/** Stored rows with the freshly computed buckets in place of the stored ones they replace, by bucket. */
+export function overlayLevel(stored: Level, fresh: Level, ps: ParamSet): Level {
+  if (stored.bucket.length === 0) return fresh;
+  const out = emptyLevel(ps);
+  let i = 0;
+  let j = 0;
+  while (i < stored.bucket.length || j < fresh.bucket.length) {
+    const s = i < stored.bucket.length ? (stored.bucket[i] as number) : Number.POSITIVE_INFINITY;
+    const f = j < fresh.bucket.length ? (fresh.bucket[j] as number) : Number.POSITIVE_INFINITY;
+    if (f <= s) {
+      copyBucket(fresh, j++, out);
+      if (f === s) i++;
+    } else copyBucket(stored, i++, out);
+  }
+  return out;
+}
+
+/** The buckets of `l` in [lo, hi). */
+export function sliceLevel(l: Level, lo: number, hi: number, ps: ParamSet): Level {
+  let a = 0;
+  while (a < l.bucket.length && (l.bucket[a] as number) < lo) a++;
+  let b = a;
+  while (b < l.bucket.length && (l.bucket[b] as number) < hi) b++;
+  if (a === 0 && b === l.bucket.length) return l;
+  const out = emptyLevel(ps);
+  for (let i = a; i < b; i++) copyBucket(l, i, out);
+  return out;
+}
+
+/**
+ * Writes bucket `k` of `l` into `out` from `offset` in `paramSetColumns` order (null for no value);
+ * returns the next offset. One reused array per statement keeps the write loop allocation-free.
+ */
+export function fillLevelRow(l: Level, k: number, out: (number | string | null)[], offset: number): number {
+  let o = offset;
+  for (let j = 0; j < l.sum.length; j++) {
+    const c = (l.cnt[j] as number[])[k] as number;
+    if (c === 0) {
+      out[o++] = null;
+      out[o++] = null;
+      out[o++] = null;
+      out[o++] = null;
+    } else {
+      out[o++] = (l.sum[j] as number[])[k] as number;
+      out[o++] = (l.min[j] as number[])[k] as number;
+      out[o++] = (l.max[j] as number[])[k] as number;
+      out[o++] = c;
+    }
+  }
+  for (let j = 0; j < l.first.length; j++) {
+    const f = (l.first[j] as number[])[k] as number;
+    if (Number.isNaN(f)) {
+      out[o++] = null;
+      out[o++] = null;
+      out[o++] = null;
+    } else {
+      out[o++] = f;
+      out[o++] = (l.last[j] as number[])[k] as number;
+      out[o++] = (l.delta[j] as number[])[k] as number;
+    }
+  }
+  return o;
+}
