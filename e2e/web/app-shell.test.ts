@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newContext, screenshotDir } from '../support/browser.js';
-import { type RunningServer, startServer } from '../support/server.js';
+import { type RunningServer, registerUser, startServer } from '../support/server.js';
 
 const DEMO = { email: 'demo@phasewatch.dev', password: 'demo1234' };
 
@@ -282,5 +282,46 @@ describe('web app shell in Chromium', () => {
     await page.getByLabel(/^Email/).fill(DEMO.email);
     await page.getByRole('button', { name: 'Send reset link' }).click();
     await page.getByRole('status').filter({ hasText: 'a link to reset the password is on its way' }).waitFor();
+  });
+
+  it('lists the devices on the dashboard and opens the detail route of their type', async () => {
+    const email = `fleet-${Date.now()}@example.com`;
+    const { token } = await registerUser(server.baseUrl, email, 'secret1');
+    const devices = [
+      { name: 'Main meter', typeCode: 13, mac: 'AA:BB:CC:00:00:01', model: 'PW-3P' },
+      { name: 'Living room', typeCode: 17, mac: 'AA:BB:CC:00:00:02', model: 'PW-TH' },
+    ];
+    const ids: number[] = [];
+    for (const d of devices) {
+      const res = await fetch(`${server.baseUrl}/api/devices`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify(d),
+      });
+      expect(res.status, await res.clone().text()).toBe(200);
+      ids.push(((await res.json()) as { device: { id: number } }).device.id);
+    }
+    const page = await openPage();
+    await page.goto('/sign-in');
+    await page.getByLabel(/^Email/).fill(email);
+    await page.getByLabel(/^Password/).fill('secret1');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL('**/dashboard');
+    const table = page.getByRole('table');
+    await table.getByRole('link', { name: 'Main meter', exact: true }).waitFor();
+    for (const col of ['Name', 'Model', 'Status', 'Actions', 'Location', 'Tariff', 'Total']) {
+      await table.getByRole('columnheader', { name: col }).waitFor();
+    }
+    await shot(page, 'dashboard-devices');
+    await page.getByRole('searchbox').fill('li');
+    await expect.poll(() => table.getByRole('row').count()).toBe(2);
+    await page.getByRole('searchbox').fill('');
+    await expect.poll(() => table.getByRole('row').count()).toBe(3);
+    await table.getByRole('link', { name: 'Main meter', exact: true }).click();
+    await page.waitForURL(`**/device-energy-details/${ids[0]}`);
+    await page.getByRole('heading', { level: 1, name: 'Device data' }).waitFor();
+    await page.goBack();
+    await table.getByRole('link', { name: 'Living room', exact: true }).click();
+    await page.waitForURL(`**/thermo-device-details/${ids[1]}`);
   });
 });

@@ -1,4 +1,4 @@
-import { createTheme, type MantineColorsTuple } from '@mantine/core';
+import { Anchor, createTheme, type MantineColorsTuple } from '@mantine/core';
 import { PRIMARY_COLOR } from '@phasewatch/shared';
 
 /** Shades around the spec's primary orange (#ff7300 is shade 6, Mantine's default primary shade). */
@@ -25,4 +25,11 @@ export const theme = createTheme({
   fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
   headings: { fontWeight: '650' },
   breakpoints: { xs: '36em', sm: '48em', md: '62em', lg: '75em', xl: '88em' },
+  components: {
+    // Text links in the brand colour but dark enough (light) or light enough (dark) to read: #ff7300 on
+    // white is below the 4.5:1 text contrast.
+    Anchor: Anchor.extend({
+      styles: { root: { color: 'light-dark(var(--mantine-color-brand-9), var(--mantine-color-brand-4))' } },
+    }),
+  },
 });

@@ -53,7 +53,9 @@ export function DeviceList() {
   }
 
   const q = query.toLowerCase();
-  const rows = q ? devices.data.filter((d) => `${d.name} ${d.model} ${d.location ?? ''}`.toLowerCase().includes(q)) : devices.data;
+  const rows = q
+    ? devices.data.filter((d) => `${d.name} ${d.friendlyName} ${d.model} ${d.location?.name ?? ''}`.toLowerCase().includes(q))
+    : devices.data;
 
   return (
     <Stack>
@@ -81,6 +83,11 @@ export function DeviceList() {
                     <Anchor component={Link} to={deviceDetailPath(d.typeCode, d.id)} fw={600}>
                       {d.name}
                     </Anchor>
+                    {d.friendlyName && d.friendlyName !== d.name && (
+                      <Text size="xs" c="dimmed">
+                        {d.friendlyName}
+                      </Text>
+                    )}
                   </Table.Td>
                   <Table.Td>{d.model}</Table.Td>
                   <Table.Td>
@@ -115,9 +122,9 @@ export function DeviceList() {
                       </ActionIcon>
                     </Group>
                   </Table.Td>
-                  <Table.Td>{d.location ?? '—'}</Table.Td>
-                  <Table.Td>{d.tariff ?? '—'}</Table.Td>
-                  <Table.Td ta="right">{d.totalEnergyKwh === null ? '—' : `${kwh.format(d.totalEnergyKwh)} kWh`}</Table.Td>
+                  <Table.Td>{d.location?.name ?? '—'}</Table.Td>
+                  <Table.Td>{d.tariff?.name ?? '—'}</Table.Td>
+                  <Table.Td ta="right">{`${kwh.format(d.totalEnergyKwh)} kWh`}</Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>
