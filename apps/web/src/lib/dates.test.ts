@@ -21,6 +21,12 @@ describe('server dates in the user timezone', () => {
     expect(toZonedString('2024-01-15 23:30:00', null)).toBe('2024-01-16 00:30:00');
   });
 
+  it('uses the timezone stored at sign-in when none is given', () => {
+    expect(toZonedString('2024-07-01 12:00:00')).toBe('2024-07-01 14:00:00');
+    window.localStorage.setItem('phasewatch.timezone', 'Asia/Tokyo');
+    expect(toZonedString('2024-07-01 12:00:00')).toBe('2024-07-01 21:00:00');
+  });
+
   it('formats for people in the locale and zone', () => {
     expect(formatServerDate('2024-01-15 12:00:00', { timeZone: 'Europe/Istanbul', locale: 'en-GB', dateStyle: 'short' })).toBe(
       '15/01/2024, 15:00',

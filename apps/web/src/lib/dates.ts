@@ -3,6 +3,7 @@ import dayjs from 'dayjs';
 import customParseFormat from 'dayjs/plugin/customParseFormat';
 import timezone from 'dayjs/plugin/timezone';
 import utc from 'dayjs/plugin/utc';
+import { storedTimezone } from './auth-store';
 
 dayjs.extend(customParseFormat);
 dayjs.extend(utc);
@@ -19,14 +20,16 @@ export function parseServerDate(value: string): Date | null {
   return d.isValid() ? d.toDate() : null;
 }
 
-/** A server date as `YYYY-MM-DD HH:mm:ss` wall-clock time of the zone. */
-export function toZonedString(value: string, tz: string | null | undefined, format = SERVER_DATE_FORMAT): string {
+/** A server date as `YYYY-MM-DD HH:mm:ss` wall-clock time of the zone (the signed-in user's when not given). */
+export function toZonedString(value: string, tz?: string | null, format = SERVER_DATE_FORMAT): string {
   const d = parseServerDate(value);
   if (!d) return value;
-  return dayjs(d).tz(effectiveTimezone(tz)).format(format);
+  return dayjs(d)
+    .tz(effectiveTimezone(tz === undefined ? storedTimezone() : tz))
+    .format(format);
 }
 
-/** A server date for people: the locale's date and time style, in the user's timezone. */
+/** A server date for people: the locale's date and time style, in the user's timezone (stored at sign-in). */
 export function formatServerDate(
   value: string,
   opts: { timeZone?: string | null; locale?: string; dateStyle?: 'short' | 'medium' | 'long'; timeStyle?: 'short' | 'medium' } = {},
@@ -36,6 +39,6 @@ export function formatServerDate(
   return new Intl.DateTimeFormat(opts.locale ?? 'en', {
     dateStyle: opts.dateStyle ?? 'medium',
     timeStyle: opts.timeStyle ?? 'short',
-    timeZone: effectiveTimezone(opts.timeZone),
+    timeZone: effectiveTimezone(opts.timeZone === undefined ? storedTimezone() : opts.timeZone),
   }).format(d);
 }
