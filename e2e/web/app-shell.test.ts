@@ -50,6 +50,29 @@ describe('web app shell in Chromium', () => {
     await page.waitForURL('**/sign-in');
     await expect(heading(page).textContent()).resolves.toBe('Sign in');
     await shot(page, 'sign-in');
+    // After signing in, the user lands where they wanted to go.
+    await page.getByLabel(/^Email/).fill(DEMO.email);
+    await page.getByLabel(/^Password/).fill(DEMO.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Comparative analysis' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/analytics');
+  });
+
+  it('refreshes a rejected token once with the refresh cookie, and purges the auth when that fails too', async () => {
+    const page = await openPage();
+    await signIn(page);
+    await page.evaluate(() => localStorage.setItem('phasewatch.token', 'not-a-valid-token'));
+    await page.goto('/user/profile');
+    await page.getByRole('heading', { level: 1, name: 'User profile' }).waitFor();
+    await expect.poll(() => page.evaluate(() => localStorage.getItem('phasewatch.token'))).not.toBe('not-a-valid-token');
+    await expect.poll(() => page.getByLabel('Full name').inputValue()).not.toBe('');
+    expect(new URL(page.url()).pathname).toBe('/user/profile');
+
+    await page.context().clearCookies();
+    await page.evaluate(() => localStorage.setItem('phasewatch.token', 'not-a-valid-token'));
+    await page.goto('/analytics');
+    await page.waitForURL('**/sign-in');
+    expect(await page.evaluate(() => localStorage.getItem('phasewatch.token'))).toBeNull();
   });
 
   it('shows the answer errors under "Try again!" for a wrong password', async () => {
