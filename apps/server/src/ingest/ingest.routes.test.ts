@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { ReadingCommitted } from '../events/bus.js';
 import { buildTestApp, signUp, type TestApp } from '../test/app.js';
 import { DIALECTS } from '../test/storage.js';
+import { INGEST_BODY_LIMIT } from './ingest.routes.js';
 
 const MIN = 60_000;
 
@@ -117,6 +118,31 @@ describe.each(DIALECTS)('ingest, readings and energy (%s)', (dialect) => {
     }));
     expect((await post(d.ingestKey, full)).json()).toEqual({ accepted: 5000 });
     expect(await rawCount(d.device.id)).toBe(5000);
+  });
+
+  it('parses bodies with prototype keys or escapes as before, and keeps the body limit', async () => {
+    const d = await device('10:00:00:00:00:05');
+    const ts = new Date(Date.now() - MIN).toISOString();
+    const raw = (payload: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/ingest',
+        headers: { 'x-device-key': d.ingestKey, 'content-type': 'application/json' },
+        payload,
+      });
+    for (const key of ['__proto__', '\\u005f_proto__', 'constructor']) {
+      const res = await raw(`{"readings":[{"ts":"${ts}","values":{"${key}":{"vave1":1}}}]}`);
+      expect(res.statusCode, key).toBe(400);
+      expect(res.json().errors[0].field, key).toMatch(/^(body|readings\.0\.values\.constructor)$/);
+    }
+    // An escape elsewhere goes through the default parser and is still accepted.
+    const escaped = await raw(`{"readings":[{"ts":"${ts.replace('T', '\\u0054')}","values":{"vave1":231}}]}`);
+    expect(escaped.json()).toEqual({ accepted: 1 });
+    expect((await raw('')).statusCode).toBe(400);
+    expect((await raw('{"readings":[')).json().errors).toEqual([{ field: 'body', message: 'malformed JSON' }]);
+    const huge = `{"readings":[{"ts":"${ts}","values":{"vave1":1}}],"pad":"${'x'.repeat(INGEST_BODY_LIMIT)}"}`;
+    expect((await raw(huge)).statusCode).toBe(413);
+    expect(await rawCount(d.device.id)).toBe(1);
   });
 
   it('rollups answer like a computation from raw rows; energy across DST days with a reset and a gap', async () => {

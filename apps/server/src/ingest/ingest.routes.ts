@@ -1,5 +1,5 @@
-import { ingestRequestSchema, ingestResponseSchema, MAX_INGEST_BATCH } from '@phasewatch/shared';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ingestRequestSchema, ingestResponseSchema, isWellFormedIngestRequest, MAX_INGEST_BATCH } from '@phasewatch/shared';
+import { type FastifyPluginAsyncZod, validatorCompiler } from 'fastify-type-provider-zod';
 import type { IngestService } from './ingest.service.js';
 
 /** A full batch of wide readings is a few MB of JSON; 4 KB per reading leaves room for every parameter. */
@@ -10,6 +10,31 @@ export const INGEST_BODY_LIMIT = MAX_INGEST_BATCH * 4096;
  * `{ accepted }` once committed. 401 for an unknown key; 400 naming the field for any bad reading.
  */
 export const ingestRoutes: FastifyPluginAsyncZod<{ ingest: IngestService }> = async (app, { ingest }) => {
+  // Fastify's JSON parser scans the whole text twice for prototype-poisoning keys after parsing: on a
+  // 1 MB batch that is a sixth of the parse. A body without those keys (in any spelling: no `\u`
+  // escapes at all) parses the same with plain JSON.parse; anything else, and every error, goes to
+  // the default parser so the answers stay the same. Scoped to this plugin: other routes keep theirs.
+  const secureJson = app.getDefaultJsonParser(
+    app.initialConfig.onProtoPoisoning ?? 'error',
+    app.initialConfig.onConstructorPoisoning ?? 'error',
+  );
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    const text = body as string;
+    if (text.length > 0 && !text.includes('__proto__') && !text.includes('constructor') && !text.includes('\\u')) {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        secureJson(req, text, done);
+        return;
+      }
+      done(null, parsed);
+      return;
+    }
+    secureJson(req, text, done);
+  });
+
   app.post(
     '/ingest',
     {
@@ -20,6 +45,13 @@ export const ingestRoutes: FastifyPluginAsyncZod<{ ingest: IngestService }> = as
         req.ingestDevice = await ingest.authenticate(Array.isArray(key) ? key[0] : key);
       },
       schema: { body: ingestRequestSchema, response: { 200: ingestResponseSchema } },
+      // A well-formed batch is checked by one loop and used as parsed; anything else goes through the
+      // schema, which gives the same field errors as before (zod copying 5,000 readings cost ~20 ms).
+      // Only the body has a schema, so this compiles the body's validator.
+      validatorCompiler: ({ method, url, httpPart }) => {
+        const schema = validatorCompiler({ schema: ingestRequestSchema, method, url, ...(httpPart ? { httpPart } : {}) });
+        return (data) => (isWellFormedIngestRequest(data) ? { value: data } : schema(data));
+      },
     },
     async (req) => ingest.ingest(req.ingestDevice, req.body),
   );

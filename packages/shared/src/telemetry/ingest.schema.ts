@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parameterInfo } from './parameters.js';
 
 /** Most readings one ingest request (or MQTT message) may carry. */
 export const MAX_INGEST_BATCH = 5000;
@@ -27,11 +28,88 @@ export type IngestRequest = z.infer<typeof ingestRequestSchema>;
 export const ingestResponseSchema = z.object({ accepted: z.number().int() });
 export type IngestResponse = z.infer<typeof ingestResponseSchema>;
 
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * True when `data` is a request `ingestRequestSchema` accepts, checked in one allocation-free loop:
+ * zod spends ~4 µs a reading building a copy of a 5,000-reading batch, more than SQLite takes to store
+ * it. Only the usual shape passes (values keyed by catalogue parameters); anything else answers false
+ * and goes through the schema, which then gives its exact field errors (or accepts it). So `true`
+ * always implies the schema accepts `data` as it is.
+ */
+export function isWellFormedIngestRequest(data: unknown): data is IngestRequest {
+  if (!isPlainObject(data)) return false;
+  for (const k in data) if (k !== 'readings') return false;
+  const readings = data.readings;
+  if (!Array.isArray(readings) || readings.length < 1 || readings.length > MAX_INGEST_BATCH) return false;
+  for (let i = 0; i < readings.length; i++) {
+    const r: unknown = readings[i];
+    if (!isPlainObject(r)) return false;
+    let keys = 0;
+    for (const k in r) {
+      if (k !== 'ts' && k !== 'values') return false;
+      keys++;
+    }
+    const ts = r.ts;
+    const values = r.values;
+    if (keys !== 2 || typeof ts !== 'string' || ts.length < 1 || ts.length > 40 || !isPlainObject(values)) return false;
+    for (const name in values) {
+      const v = values[name];
+      if (typeof v !== 'number' || !Number.isFinite(v) || parameterInfo(name) === undefined) return false;
+    }
+  }
+  return true;
+}
+
 const ISO_WITH_ZONE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
 
 /** Epoch ms of an ISO-8601 timestamp that names its zone (`Z` or an offset); null otherwise. */
 export function parseIsoTimestamp(s: string): number | null {
+  const fast = parseUtcIsoFast(s);
+  if (fast !== undefined) return fast;
   if (!ISO_WITH_ZONE.test(s)) return null;
   const ms = Date.parse(s);
   return Number.isFinite(ms) ? ms : null;
+}
+
+let hourPrefix = '';
+let hourStart = 0;
+
+const digits = (s: string, at: number, n: number): number => {
+  let v = 0;
+  for (let i = at; i < at + n; i++) {
+    const c = s.charCodeAt(i) - 48;
+    if (c < 0 || c > 9) return -1;
+    v = v * 10 + c;
+  }
+  return v;
+};
+
+/**
+ * `YYYY-MM-DDTHH:MM:SS(.sss)Z`, what `toISOString` writes and devices send in batches of consecutive
+ * readings: the hour's start is parsed once (by the general path) and cached, minutes, seconds and
+ * milliseconds are read as digits. Undefined for any other shape, which the general path then judges,
+ * so the answers are the same as regex plus `Date.parse`, only without their cost per reading.
+ */
+function parseUtcIsoFast(s: string): number | undefined {
+  const len = s.length;
+  if ((len !== 24 && len !== 20) || s.charCodeAt(len - 1) !== 90 /* Z */ || s.charCodeAt(13) !== 58 || s.charCodeAt(16) !== 58)
+    return undefined;
+  if (len === 24 && s.charCodeAt(19) !== 46 /* . */) return undefined;
+  // Hour 24 parses only as 24:00:00 (the next midnight), so it takes the general path.
+  const hour = digits(s, 11, 2);
+  const minute = digits(s, 14, 2);
+  const second = digits(s, 17, 2);
+  const ms = len === 24 ? digits(s, 20, 3) : 0;
+  if (hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59 || ms < 0) return undefined;
+  const prefix = s.slice(0, 13);
+  if (prefix !== hourPrefix) {
+    const whole = `${prefix}:00:00Z`;
+    if (!ISO_WITH_ZONE.test(whole)) return undefined;
+    const start = Date.parse(whole);
+    if (!Number.isFinite(start)) return undefined;
+    hourPrefix = prefix;
+    hourStart = start;
+  }
+  return hourStart + minute * 60_000 + second * 1000 + ms;
 }

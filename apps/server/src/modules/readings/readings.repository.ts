@@ -68,6 +68,9 @@ interface Plan {
 
 const q = (name: string) => `"${name}"`;
 
+/** Bound values per multi-row SQLite statement: ~33 raw readings or ~9 rollup rows of a 10-parameter device. */
+const SQLITE_PARAMS_PER_STATEMENT = 400;
+
 function rangesOf(b: DeviceBatch): Ranges {
   const min = b.readings[0]?.ts ?? 0;
   const max = b.readings[b.readings.length - 1]?.ts ?? 0;
@@ -328,19 +331,37 @@ export class ReadingsRepository {
       Row[],
     ];
     const plan = planWrite(b, ps, r, { raw, m5, m15 });
-    for (const w of plan.writes) {
-      if (w.count === 0) continue;
-      const s = this.stmt(upsertSql(w.table, w.key, w.cols, 1, false, w.keepOld));
-      // One argument array reused for every row: binding copies the values.
-      const args = new Array<Value>(w.key.length + w.cols.length);
-      for (let k = 0; k < w.count; k++) {
-        w.fill(k, args, 0);
-        s.run(args);
-      }
-    }
+    for (const w of plan.writes) this.upsertSqlite(w);
     this.stmt(
       'UPDATE devices SET last_rssi = COALESCE(?, last_rssi), last_seen = ? WHERE id = ? AND (last_seen IS NULL OR last_seen <= ?)',
     ).run(plan.newest.rssi, plan.newest.ts, b.deviceId, plan.newest.ts);
+  }
+
+  /**
+   * Multi-row upserts of about SQLITE_PARAMS_PER_STATEMENT bound values each (a statement per row
+   * costs twice as much per raw reading), the rest one row at a time; one argument array is reused
+   * per shape because binding copies the values.
+   */
+  private upsertSqlite(w: TableWrite): void {
+    if (w.count === 0) return;
+    const width = w.key.length + w.cols.length;
+    const per = Math.max(1, Math.floor(SQLITE_PARAMS_PER_STATEMENT / width));
+    let k = 0;
+    if (w.count >= per && per > 1) {
+      const many = this.stmt(upsertSql(w.table, w.key, w.cols, per, false, w.keepOld));
+      const args = new Array<Value>(width * per);
+      for (; k + per <= w.count; k += per) {
+        for (let j = 0; j < per; j++) w.fill(k + j, args, j * width);
+        many.run(args);
+      }
+    }
+    if (k === w.count) return;
+    const one = this.stmt(upsertSql(w.table, w.key, w.cols, 1, false, w.keepOld));
+    const args = new Array<Value>(width);
+    for (; k < w.count; k++) {
+      w.fill(k, args, 0);
+      one.run(args);
+    }
   }
 
   private async writeDevicePg(client: pg.PoolClient, b: DeviceBatch): Promise<void> {

@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { ingestRequestSchema, isWellFormedIngestRequest, MAX_INGEST_BATCH, parseIsoTimestamp } from './ingest.schema.js';
+
+const ok = { ts: '2026-03-29T01:59:59.999Z', values: { vave1: 230, eai1: 12.5 } };
+
+/** Bodies as JSON.parse gives them, good and bad in every way the schema or the catalogue cares about. */
+const bodies: [string, unknown][] = [
+  ['one reading', { readings: [ok] }],
+  ['a full batch', { readings: Array.from({ length: MAX_INGEST_BATCH }, () => ok) }],
+  ['empty values', { readings: [{ ts: ok.ts, values: {} }] }],
+  ['too many', { readings: Array.from({ length: MAX_INGEST_BATCH + 1 }, () => ok) }],
+  ['no readings', { readings: [] }],
+  ['readings not an array', { readings: { 0: ok } }],
+  ['extra top-level key', { readings: [ok], key: 'x' }],
+  ['body an array', [ok]],
+  ['body null', null],
+  ['body a string', 'readings'],
+  ['reading null', { readings: [ok, null] }],
+  ['reading an array', { readings: [ok, [ok.ts, ok.values]] }],
+  ['extra reading key', { readings: [{ ...ok, id: 1 }] }],
+  ['missing ts', { readings: [{ values: ok.values }] }],
+  ['missing values', { readings: [{ ts: ok.ts }] }],
+  ['ts a number', { readings: [{ ts: 1, values: ok.values }] }],
+  ['ts empty', { readings: [{ ts: '', values: ok.values }] }],
+  ['ts too long', { readings: [{ ts: 'x'.repeat(41), values: ok.values }] }],
+  ['values an array', { readings: [{ ts: ok.ts, values: [230] }] }],
+  ['values null', { readings: [{ ts: ok.ts, values: null }] }],
+  ['value a string', { readings: [{ ts: ok.ts, values: { vave1: '230' } }] }],
+  ['value null', { readings: [{ ts: ok.ts, values: { vave1: null } }] }],
+  ['unknown parameter', { readings: [{ ts: ok.ts, values: { nope: 1 } }] }],
+  ['__proto__ parameter', JSON.parse(`{"readings":[{"ts":"${ok.ts}","values":{"__proto__":1}}]}`)],
+];
+
+describe('isWellFormedIngestRequest', () => {
+  it.each(bodies)('never accepts what the schema refuses, and accepts the usual shape: %s', (_, body) => {
+    const fast = isWellFormedIngestRequest(body);
+    const schema = ingestRequestSchema.safeParse(body).success;
+    if (fast) expect(schema).toBe(true);
+    expect(fast).toBe(['one reading', 'a full batch', 'empty values'].includes(_));
+  });
+});
+
+describe('parseIsoTimestamp', () => {
+  const ISO_WITH_ZONE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
+  const reference = (s: string) => {
+    if (!ISO_WITH_ZONE.test(s)) return null;
+    const ms = Date.parse(s);
+    return Number.isFinite(ms) ? ms : null;
+  };
+  const cases = [
+    '2026-03-29T01:59:59.999Z',
+    '2026-03-29T01:00:00.000Z',
+    '2026-03-29T01:07:08Z',
+    '2026-03-29T02:07:08.123+02:00',
+    '2026-03-29t01:07:08.123z',
+    '2026-12-31T23:59:59.999Z',
+    '2024-02-29T12:00:00.000Z',
+    '2026-02-29T12:00:00.000Z',
+    '2026-02-30T12:00:00.000Z',
+    '2026-13-01T12:00:00.000Z',
+    '2026-01-01T24:00:00.000Z',
+    '2026-01-01T24:30:00.000Z',
+    '2026-01-01T23:60:00.000Z',
+    '2026-01-01T23:59:60.000Z',
+    '2026-01-01T23:5x:00.000Z',
+    '2026-01-01T23:59:00.0a0Z',
+    '2026-01-01T23:59:00,000Z',
+    '2026-01-01 23:59:00.000Z',
+    '2026-01-01T23:59:00.000',
+    'yesterday',
+    '',
+  ];
+  it.each(cases)('answers %s as the regex and Date.parse do', (s) => {
+    // Twice: the second answer may come from the cached hour.
+    expect(parseIsoTimestamp(s)).toBe(reference(s));
+    expect(parseIsoTimestamp(s)).toBe(reference(s));
+  });
+  it('reads consecutive minutes of one hour from the cache correctly', () => {
+    const start = Date.UTC(2026, 9, 25, 0, 0, 0);
+    for (let i = 0; i < 7200; i += 7) {
+      const s = new Date(start + i * 1000 + (i % 1000)).toISOString();
+      expect(parseIsoTimestamp(s)).toBe(Date.parse(s));
+    }
+  });
+});
