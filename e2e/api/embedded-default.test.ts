@@ -1,0 +1,93 @@
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { type RunningServer, startServer } from '../support/server.js';
+
+/**
+ * The embedded default as `npm start` runs it: the demo account is seeded and its simulated fleet
+ * registers devices and backfills history through the public API; a restart reuses both.
+ */
+describe.each(['sqlite', 'postgres'] as const)('embedded default on %s', (dialect) => {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'phasewatch-embedded-'));
+  let server: RunningServer | undefined;
+  const env = { DEMO_ACCOUNT: 'on', SIMULATE: '1', SIMULATE_HISTORY_DAYS: '1', LOG_LEVEL: 'warn' };
+
+  afterAll(async () => {
+    await server?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  async function waitFor(predicate: () => boolean, what: string, ms = 90_000) {
+    const end = Date.now() + ms;
+    while (!predicate()) {
+      if (Date.now() > end) throw new Error(`timed out waiting for ${what}:\n${server?.output()}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+
+  async function signIn(baseUrl: string) {
+    const res = await fetch(`${baseUrl}/api/account/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'demo@phasewatch.dev', password: 'demo1234' }),
+    });
+    expect(res.status).toBe(200);
+    return { authorization: `Bearer ${((await res.json()) as { token: string }).token}` };
+  }
+
+  type Device = { id: number; name: string; typeCode: number; status: string; lastSeen: string | null; totalEnergyKwh: number };
+
+  it('seeds the demo account, prints the sign-in and backfills a fleet of every device type', async () => {
+    server = await startServer({ dialect, dataDir, env });
+    const s = server;
+    await waitFor(() => s.output().includes('Simulated history ready:'), 'the backfill');
+    expect(s.output()).toContain('Sign in with demo@phasewatch.dev / demo1234');
+    expect(s.output()).toMatch(/Simulating 5 devices with 1 days of 1-minute history \(first start\)/);
+    expect(statSync(path.join(dataDir, 'simulator-state.json')).mode & 0o777).toBe(0o600);
+
+    const auth = await signIn(s.baseUrl);
+    const devices = (await (await fetch(`${s.baseUrl}/api/devices`, { headers: auth })).json()) as Device[];
+    expect(devices.map((d) => d.typeCode).sort((a, b) => a - b)).toEqual([10, 13, 16, 17, 20]);
+    const meter = devices.find((d) => d.typeCode === 13);
+    expect(meter?.totalEnergyKwh).toBeGreaterThan(0);
+
+    // A day of history: hourly buckets with energy, and the energy summary agrees with the buckets.
+    const to = new Date();
+    const from = new Date(to.getTime() - 20 * 3600_000);
+    const q = new URLSearchParams({ from: from.toISOString(), to: to.toISOString(), interval: '1h', params: 'energy3phases_import,vave1' });
+    const readings = (await (await fetch(`${s.baseUrl}/api/devices/${meter?.id}/readings?${q}`, { headers: auth })).json()) as {
+      ts: number[];
+      series: Record<string, { delta?: number[]; avg?: number[] }>;
+    };
+    expect(readings.ts.length).toBeGreaterThanOrEqual(18);
+    const deltas = readings.series.energy3phases_import?.delta ?? [];
+    expect(deltas.every((d) => d >= 0)).toBe(true);
+    expect(deltas.reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+    const volts = readings.series.vave1?.avg ?? [];
+    expect(Math.min(...volts)).toBeGreaterThan(180);
+    expect(Math.max(...volts)).toBeLessThan(260);
+
+    // Live readings keep coming after the backfill: the devices are (or soon are) online.
+    const end = Date.now() + 30_000;
+    let online = 0;
+    while (Date.now() < end) {
+      const list = (await (await fetch(`${s.baseUrl}/api/devices`, { headers: auth })).json()) as Device[];
+      online = list.filter((d) => d.status === 'online').length;
+      if (online >= 4) break;
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+    expect(online).toBeGreaterThanOrEqual(4);
+  });
+
+  it('reuses the devices and data on a later start', async () => {
+    await server?.stop();
+    server = await startServer({ dialect, dataDir, databaseUrl: server?.databaseUrl ?? '', env });
+    const s = server;
+    await waitFor(() => s.output().includes('Simulated history ready:'), 'the catch-up');
+    expect(s.output()).not.toContain('(first start)');
+    const auth = await signIn(s.baseUrl);
+    const devices = (await (await fetch(`${s.baseUrl}/api/devices`, { headers: auth })).json()) as Device[];
+    expect(devices).toHaveLength(5);
+  });
+});
