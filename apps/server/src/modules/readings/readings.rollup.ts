@@ -1,4 +1,4 @@
-import { COUNTER_PARAMETERS, counterDelta, INSTANT_PARAMETERS } from '@phasewatch/shared';
+import { COUNTER_PARAMETERS, type CounterSummary, counterDelta, INSTANT_PARAMETERS } from '@phasewatch/shared';
 
 /** A row as the database returns it: raw (`ts`, `<param>`) or rollup (`bucket`, `n`, `<param>_<agg>`). */
 export type Row = Record<string, number | string | null>;
@@ -279,6 +279,42 @@ export function levelFromRows(rows: readonly Row[], ps: ParamSet): Level {
     });
   }
   return out;
+}
+
+/** Rows as arrays in `bucket, n, <paramSetColumns>` order (the columnar read of a level) column-wise. */
+export function levelFromArrays(rows: readonly (number | string | null)[][], ps: ParamSet): Level {
+  const out = emptyLevel(ps);
+  const ni = ps.instant.length;
+  const nc = ps.counter.length;
+  for (const r of rows) {
+    const k = pushBucket(out, Number(r[0]));
+    out.n[k] = Number(r[1]);
+    let o = 2;
+    for (let j = 0; j < ni; j++, o += 4) {
+      const cnt = num(r[o + 3]);
+      if (!cnt) continue;
+      (out.sum[j] as number[])[k] = Number(r[o]);
+      (out.min[j] as number[])[k] = Number(r[o + 1]);
+      (out.max[j] as number[])[k] = Number(r[o + 2]);
+      (out.cnt[j] as number[])[k] = cnt;
+    }
+    for (let j = 0; j < nc; j++, o += 3) {
+      const first = num(r[o]);
+      if (first === null) continue;
+      (out.first[j] as number[])[k] = first;
+      (out.last[j] as number[])[k] = num(r[o + 1]) ?? first;
+      (out.delta[j] as number[])[k] = num(r[o + 2]) ?? 0;
+    }
+  }
+  return out;
+}
+
+/** Counter `j`'s per-bucket summaries (null where the bucket has no reading of it). */
+export function counterSummaries(l: Level, j: number): (CounterSummary | null)[] {
+  const first = l.first[j] as number[];
+  const last = l.last[j] as number[];
+  const delta = l.delta[j] as number[];
+  return first.map((f, k) => (Number.isNaN(f) ? null : { first: f, last: last[k] as number, delta: delta[k] as number }));
 }
 
 function copyBucket(from: Level, i: number, to: Level): void {

@@ -1,9 +1,9 @@
 import {
   billingPeriod,
   COUNTER_PARAMETERS,
-  type CounterSummary,
   counterDelta,
   type EnergyResponse,
+  localDayStarts,
   PARAMETER_NAMES,
   parameterInfo,
   type ReadingInterval,
@@ -17,7 +17,20 @@ import {
 } from '@phasewatch/shared';
 import type { RollupTable } from './readings.columns.js';
 import type { ReadingsRepository } from './readings.repository.js';
-import { aggregate, floorTo, H1, M15, type Row } from './readings.rollup.js';
+import {
+  counterSummaries,
+  floorTo,
+  foldLevel,
+  H1,
+  type Level,
+  levelFromRaw,
+  M5,
+  M15,
+  type ParamSet,
+  paramSetOf,
+  type RawColumns,
+  sliceLevel,
+} from './readings.rollup.js';
 
 const isCounter = (p: string) => COUNTER_PARAMETERS.includes(p);
 const n = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
@@ -35,12 +48,38 @@ export interface EnergyDeviceInfo {
   billingPeriodMonths: number;
 }
 
-function summaries(rows: readonly Row[], p: string): (CounterSummary | null)[] {
-  return rows.map((r) => {
-    const first = n(r[`${p}_first`]);
-    if (first === null) return null;
-    return { first, last: n(r[`${p}_last`]) ?? first, delta: n(r[`${p}_delta`]) ?? 0 };
-  });
+/** First bucket start of a query: rollup buckets are whole 15 / 30 / 60 minutes (UTC) or local days. */
+function alignedFrom(from: number, interval: ReadingInterval, tz: string): number {
+  if (interval === '24h') return startOfLocalDay(from, tz);
+  if (interval === '1h') return floorTo(from, H1);
+  if (interval === '30m') return floorTo(from, 2 * M15);
+  if (interval === '15m') return floorTo(from, M15);
+  return from;
+}
+
+/** Series of a level's buckets, in the order of `params` (every one of them in `ps`). */
+function seriesOf(l: Level, ps: ParamSet, params: readonly string[], prev: Record<string, number | null>): Record<string, Series> {
+  const series: Record<string, Series> = {};
+  for (const p of params) {
+    const unit = parameterInfo(p)?.unit ?? '';
+    if (isCounter(p)) {
+      const j = ps.counter.indexOf(p);
+      const sums = counterSummaries(l, j);
+      const energy = spansEnergy(prev[p], sums);
+      series[p] = { kind: 'counter', unit, delta: sums.map((x, i) => (x === null ? null : roundEnergy(energy[i] ?? 0))) };
+    } else {
+      const j = ps.instant.indexOf(p);
+      const cnt = l.cnt[j] as number[];
+      const sum = l.sum[j] as number[];
+      const lo = l.min[j] as number[];
+      const hi = l.max[j] as number[];
+      const avg = cnt.map((c, k) => (c ? (sum[k] as number) / c : null));
+      const min = cnt.map((c, k) => (c ? (lo[k] as number) : null));
+      const max = cnt.map((c, k) => (c ? (hi[k] as number) : null));
+      series[p] = { kind: 'instant', unit, avg, min, max };
+    }
+  }
+  return series;
 }
 
 /** Columnar readings and energy figures, read from rollups for everything but raw. */
@@ -55,43 +94,60 @@ export class ReadingsService {
   async readings(deviceId: number, tz: string, q: ReadingsQueryInput): Promise<ReadingsResponse> {
     if (q.interval === 'raw') return this.rawReadings(deviceId, tz, q);
     let table: RollupTable;
-    let from = q.from;
+    const from = alignedFrom(q.from, q.interval, tz);
     if (q.interval === '24h') {
       await this.ensureDays(deviceId, tz);
       table = 'rollup_day';
-      from = startOfLocalDay(q.from, tz);
-    } else if (q.interval === '1h') {
-      table = 'rollup_1h';
-      from = floorTo(q.from, H1);
-    } else {
-      table = 'rollup_15m';
-      from = floorTo(q.from, q.interval === '30m' ? 2 * M15 : M15);
-    }
+    } else if (q.interval === '1h') table = 'rollup_1h';
+    else table = 'rollup_15m';
     const params = q.params ?? (await this.repo.presentIn(table, deviceId, from, q.to));
-    let rows = await this.repo.level(table, deviceId, from, q.to, params, tz);
-    if (q.interval === '30m') rows = aggregate(rows, (r) => floorTo(r.bucket as number, 2 * M15), false);
+    const ps = paramSetOf(new Set(params));
+    let level = await this.repo.levelOf(table, deviceId, from, q.to, ps, tz);
+    if (q.interval === '30m') level = foldLevel(level, ps, (t) => floorTo(t, 2 * M15));
     const counters = params.filter(isCounter);
     const prev = counters.length ? await this.repo.lastCountersBefore(deviceId, from, counters) : {};
-    const series: Record<string, Series> = {};
-    for (const p of params) {
-      const unit = parameterInfo(p)?.unit ?? '';
-      if (isCounter(p)) {
-        const energy = spansEnergy(prev[p], summaries(rows, p));
-        series[p] = { kind: 'counter', unit, delta: rows.map((r, i) => (r[`${p}_first`] === null ? null : roundEnergy(energy[i] ?? 0))) };
-      } else {
-        const avg: (number | null)[] = [];
-        const min: (number | null)[] = [];
-        const max: (number | null)[] = [];
-        for (const r of rows) {
-          const cnt = n(r[`${p}_n`]);
-          avg.push(cnt ? (n(r[`${p}_sum`]) ?? 0) / cnt : null);
-          min.push(n(r[`${p}_min`]));
-          max.push(n(r[`${p}_max`]));
-        }
-        series[p] = { kind: 'instant', unit, avg, min, max };
-      }
+    return { interval: q.interval, from, to: q.to, timezone: tz, ts: level.bucket, series: seriesOf(level, ps, params, prev) };
+  }
+
+  /**
+   * The same answer as `readings` for a rollup interval, computed from raw rows alone (folded with the
+   * code that maintains the rollups, 5-minute buckets first, so every figure is bit-identical when the
+   * stored rollups are right). What a store without rollups would have to do on every request: the
+   * rollups benchmark times it against `readings`, and a mismatch there means stored rollups drifted.
+   */
+  async readingsFromRaw(deviceId: number, tz: string, q: ReadingsQueryInput & { params: string[] }): Promise<ReadingsResponse> {
+    if (q.interval === 'raw') return this.rawReadings(deviceId, tz, q);
+    const from = alignedFrom(q.from, q.interval, tz);
+    // A bucket starting before `to` holds readings up to its own end, as its stored rollup row does.
+    let dayEdges: number[] = [];
+    let end: number;
+    if (q.interval === '24h') {
+      dayEdges = localDayStarts(from, q.to, tz);
+      end = startOfLocalDay((dayEdges[dayEdges.length - 1] ?? from) + 26 * H1, tz);
+      dayEdges.push(end);
+    } else {
+      const width = q.interval === '1h' ? H1 : q.interval === '30m' ? 2 * M15 : M15;
+      end = floorTo(q.to - 1, width) + width;
     }
-    return { interval: q.interval, from, to: q.to, timezone: tz, ts: rows.map((r) => r.bucket as number), series };
+    const ps = paramSetOf(new Set(q.params));
+    const names = [...ps.instant, ...ps.counter];
+    const rawRows = await this.repo.raw(deviceId, from, end, names);
+    const raw: RawColumns = { ts: rawRows.map((r) => Number(r.ts)), cols: names.map((p) => rawRows.map((r) => n(r[p]) ?? Number.NaN)) };
+    const m15 = foldLevel(levelFromRaw(raw, ps, M5), ps, (t) => floorTo(t, M15));
+    let level: Level;
+    if (q.interval === '24h') {
+      let e = 0;
+      level = foldLevel(m15, ps, (t) => {
+        while (t >= (dayEdges[e + 1] as number)) e++;
+        return dayEdges[e] as number;
+      });
+    } else if (q.interval === '1h') level = foldLevel(m15, ps, (t) => floorTo(t, H1));
+    else if (q.interval === '30m') level = foldLevel(m15, ps, (t) => floorTo(t, 2 * M15));
+    else level = m15;
+    level = sliceLevel(level, from, q.to, ps);
+    const counters = q.params.filter(isCounter);
+    const prev = counters.length ? await this.repo.lastRawCountersBefore(deviceId, from, counters) : {};
+    return { interval: q.interval, from, to: q.to, timezone: tz, ts: level.bucket, series: seriesOf(level, ps, q.params, prev) };
   }
 
   private async rawReadings(deviceId: number, tz: string, q: ReadingsQueryInput): Promise<ReadingsResponse> {
@@ -127,14 +183,14 @@ export class ReadingsService {
     return ['eai1', 'eai2', 'eai3'].filter((p) => present.includes(p));
   }
 
-  /** Energy of each row (summed over the source counters) given rows in order from the very first. */
-  private rowEnergy(rows: readonly Row[], sources: readonly string[]): number[] {
-    const out = new Array<number>(rows.length).fill(0);
-    for (const p of sources) {
-      spansEnergy(null, summaries(rows, p)).forEach((e, i) => {
+  /** Energy of each bucket (summed over the source counters) given buckets in order from the very first. */
+  private bucketEnergy(l: Level, ps: ParamSet): number[] {
+    const out = new Array<number>(l.bucket.length).fill(0);
+    ps.counter.forEach((_, j) => {
+      spansEnergy(null, counterSummaries(l, j)).forEach((e, i) => {
         out[i] = (out[i] ?? 0) + e;
       });
-    }
+    });
     return out;
   }
 
@@ -142,19 +198,19 @@ export class ReadingsService {
   async totalEnergy(deviceId: number): Promise<number> {
     const sources = await this.energySource(deviceId);
     if (sources.length === 0) return 0;
-    const rows = await this.repo.level('rollup_1h', deviceId, 0, Number.MAX_SAFE_INTEGER, sources);
-    return roundEnergy(this.rowEnergy(rows, sources).reduce((a, b) => a + b, 0));
+    const ps = paramSetOf(new Set(sources));
+    const level = await this.repo.levelOf('rollup_1h', deviceId, 0, Number.MAX_SAFE_INTEGER, ps);
+    return roundEnergy(this.bucketEnergy(level, ps).reduce((a, b) => a + b, 0));
   }
 
   async energy(deviceId: number, tz: string, device: EnergyDeviceInfo, now: number): Promise<EnergyResponse> {
     await this.ensureDays(deviceId, tz);
     const sources = await this.energySource(deviceId);
-    const rows = sources.length ? await this.repo.level('rollup_day', deviceId, 0, Number.MAX_SAFE_INTEGER, sources, tz) : [];
-    const perDay = this.rowEnergy(rows, sources);
+    const ps = paramSetOf(new Set(sources));
+    const days = await this.repo.levelOf('rollup_day', deviceId, 0, Number.MAX_SAFE_INTEGER, ps, tz);
+    const perDay = this.bucketEnergy(days, ps);
     const sum = (from: number, to: number) =>
-      roundEnergy(
-        rows.reduce((acc, r, i) => ((r.bucket as number) >= from && (r.bucket as number) < to ? acc + (perDay[i] ?? 0) : acc), 0),
-      );
+      roundEnergy(days.bucket.reduce((acc, b, i) => (b >= from && b < to ? acc + (perDay[i] ?? 0) : acc), 0));
     const span = (from: number, to: number) => ({ from, to, energyKwh: sum(from, to) });
     const day = startOfLocalDay(now, tz);
     const billing = billingPeriod(now, tz, device.billingStartDate, device.billingPeriodMonths);
