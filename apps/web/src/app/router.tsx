@@ -20,6 +20,7 @@ function page(load: () => Promise<Module>, name = 'default'): Pick<RouteObject, 
   };
 }
 
+const deviceData = () => import('./routes/device-data') as unknown as Promise<Module>;
 const placeholders = () => import('./routes/placeholders') as unknown as Promise<Module>;
 
 /** The spec's route table (section 2), all under one root layout. */
@@ -35,11 +36,11 @@ export const routes: RouteObject[] = [
         children: [
           { index: true, element: <Navigate to={paths.dashboard} replace /> },
           { path: paths.dashboard, ...page(() => import('./routes/dashboard') as unknown as Promise<Module>) },
-          { path: routePatterns.deviceDetails, ...page(placeholders, 'DeviceDataPage') },
-          { path: routePatterns.deviceEnergyDetails, ...page(placeholders, 'DeviceDataPage') },
-          { path: routePatterns.thermoDeviceDetails, ...page(placeholders, 'DeviceDataPage') },
-          { path: routePatterns.singlePhaseDeviceDetails, ...page(placeholders, 'DeviceDataPage') },
-          { path: routePatterns.solarDeviceDetails, ...page(placeholders, 'DeviceDataPage') },
+          { path: routePatterns.deviceDetails, ...page(deviceData) },
+          { path: routePatterns.deviceEnergyDetails, ...page(deviceData) },
+          { path: routePatterns.thermoDeviceDetails, ...page(deviceData) },
+          { path: routePatterns.singlePhaseDeviceDetails, ...page(deviceData) },
+          { path: routePatterns.solarDeviceDetails, ...page(deviceData) },
           { path: routePatterns.editDevice, ...page(placeholders, 'EditDevicePage') },
           { path: routePatterns.deviceOverview, ...page(placeholders, 'DeviceOverviewPage') },
           { path: paths.profile, ...page(() => import('./routes/profile') as unknown as Promise<Module>) },

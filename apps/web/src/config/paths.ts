@@ -57,6 +57,9 @@ export const api = {
   refreshToken: 'account/refreshtoken',
   logout: 'account/logout',
   devices: 'devices',
+  device: (id: string | number) => `devices/${id}`,
+  deviceEnergy: (id: string | number) => `devices/${id}/energy`,
+  deviceReadings: (id: string | number) => `devices/${id}/readings`,
 } as const;
 
 export const API_BASE_URL = '/api/';

@@ -10,6 +10,7 @@ import { findActiveTrail, NavMenu } from '@/components/ui/nav-menu';
 import { ScrollToTop } from '@/components/ui/scroll-to-top';
 import { PUBLIC_ROUTES, paths } from '@/config/paths';
 import { ensureValidToken } from '@/features/auth/api/verify-token';
+import { HubStatusIndicator } from '@/features/realtime/hub-status-indicator';
 import { apiClient } from '@/lib/api';
 import { useAuth } from '@/lib/auth-store';
 import { foxMode, useFoxMode } from '@/lib/fox-mode';
@@ -133,12 +134,16 @@ export function RootLayout() {
             />
             <Brand />
           </Group>
-          <Group gap="xs" wrap="nowrap" visibleFrom="xs">
-            <Box component="nav" aria-label={t('nav.mainMenu')} className="pw-header-nav">
+          <Group gap="xs" wrap="nowrap">
+            <Box component="nav" aria-label={t('nav.mainMenu')} className="pw-header-nav" visibleFrom="xs">
               <NavMenu entries={entries} mode="dropdown" activeTrail={trail} />
             </Box>
-            <LanguageMenu />
-            <ThemeMenu />
+            {/* The live connection's state, on every width (the drawer holds the rest below 576 px). */}
+            <HubStatusIndicator />
+            <Group gap="xs" wrap="nowrap" visibleFrom="xs">
+              <LanguageMenu />
+              <ThemeMenu />
+            </Group>
           </Group>
         </Group>
       </AppShell.Header>

@@ -30,7 +30,6 @@ function Placeholder({ titleKey, note }: { titleKey: string; note?: string }) {
   );
 }
 
-export const DeviceDataPage = () => <Placeholder titleKey="titles.deviceData" />;
 export const EditDevicePage = () => <Placeholder titleKey="titles.editDevice" />;
 export const DeviceOverviewPage = () => <Placeholder titleKey="titles.deviceOverview" />;
 export const AnalyticsPage = () => <Placeholder titleKey="titles.comparativeAnalysis" />;

@@ -1,14 +1,20 @@
 import { ActionIcon, Alert, Anchor, Badge, Button, Card, Group, Skeleton, Stack, Table, Text, ThemeIcon, Tooltip } from '@mantine/core';
-import { deviceDetailPath } from '@phasewatch/shared';
+import { type DeviceListItem, deviceDetailPath, deviceKind } from '@phasewatch/shared';
 import { IconDevices, IconEdit, IconEye, IconWifiOff } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { SearchBox } from '@/components/ui/search-box';
 import { paths } from '@/config/paths';
+import { useLiveDeviceStatus, useLiveMeasurements } from '@/features/realtime/use-live-measurements';
 import { useDevices } from '../api/get-devices';
+import { formatQuantity, headlineValue } from '../live-values';
 
-/** The dashboard's device list: name, model, status, actions, location, tariff, total (spec section 2). */
+/**
+ * The dashboard's device list: name, model, status, live value, actions, location, tariff, total (spec
+ * section 2). Each shown row watches its device on the hub: the live value and the online status follow
+ * the pushed readings and status events without refetching the list.
+ */
 export function DeviceList() {
   const { t, i18n } = useTranslation();
   const devices = useDevices();
@@ -70,6 +76,7 @@ export function DeviceList() {
                 <Table.Th>{t('dashboard.name')}</Table.Th>
                 <Table.Th>{t('dashboard.model')}</Table.Th>
                 <Table.Th>{t('dashboard.status')}</Table.Th>
+                <Table.Th ta="right">{t('dashboard.liveValue')}</Table.Th>
                 <Table.Th>{t('dashboard.actions')}</Table.Th>
                 <Table.Th>{t('dashboard.location')}</Table.Th>
                 <Table.Th>{t('dashboard.tariff')}</Table.Th>
@@ -78,59 +85,79 @@ export function DeviceList() {
             </Table.Thead>
             <Table.Tbody>
               {rows.map((d) => (
-                <Table.Tr key={d.id}>
-                  <Table.Td>
-                    <Anchor component={Link} to={deviceDetailPath(d.typeCode, d.id)} fw={600}>
-                      {d.name}
-                    </Anchor>
-                    {d.friendlyName && d.friendlyName !== d.name && (
-                      <Text size="xs" c="dimmed">
-                        {d.friendlyName}
-                      </Text>
-                    )}
-                  </Table.Td>
-                  <Table.Td>{d.model}</Table.Td>
-                  <Table.Td>
-                    <Group gap={6} wrap="nowrap">
-                      <Badge color={d.status === 'online' ? 'teal' : 'gray'} variant="light">
-                        {t(d.status === 'online' ? 'dashboard.online' : 'dashboard.offline')}
-                      </Badge>
-                      {d.weakSignal && (
-                        <Tooltip label={t('dashboard.weakSignal')}>
-                          <IconWifiOff size={16} aria-label={t('dashboard.weakSignal')} />
-                        </Tooltip>
-                      )}
-                    </Group>
-                  </Table.Td>
-                  <Table.Td>
-                    <Group gap={4} wrap="nowrap">
-                      <ActionIcon
-                        component={Link}
-                        to={paths.deviceOverview(d.id)}
-                        variant="subtle"
-                        aria-label={`${t('dashboard.overview')}: ${d.name}`}
-                      >
-                        <IconEye size={18} />
-                      </ActionIcon>
-                      <ActionIcon
-                        component={Link}
-                        to={paths.editDevice(d.id)}
-                        variant="subtle"
-                        aria-label={`${t('dashboard.edit')}: ${d.name}`}
-                      >
-                        <IconEdit size={18} />
-                      </ActionIcon>
-                    </Group>
-                  </Table.Td>
-                  <Table.Td>{d.location?.name ?? '—'}</Table.Td>
-                  <Table.Td>{d.tariff?.name ?? '—'}</Table.Td>
-                  <Table.Td ta="right">{`${kwh.format(d.totalEnergyKwh)} kWh`}</Table.Td>
-                </Table.Tr>
+                <DeviceRow key={d.id} device={d} kwh={kwh} />
               ))}
             </Table.Tbody>
           </Table>
         </Table.ScrollContainer>
       )}
     </Stack>
+  );
+}
+
+/** The figure a row shows live: total power, single-phase power or temperature; a dash until one arrives. */
+export function LiveValue({ device }: { device: Pick<DeviceListItem, 'id' | 'typeCode'> }) {
+  const { i18n } = useTranslation();
+  const { latest } = useLiveMeasurements(device.id);
+  const head = headlineValue(deviceKind(device.typeCode), latest?.values);
+  return (
+    <Text component="span" fw={600} style={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }} data-live-value={device.id}>
+      {head ? formatQuantity(head.value, head.unit, i18n.language) : '—'}
+    </Text>
+  );
+}
+
+function DeviceRow({ device: d, kwh }: { device: DeviceListItem; kwh: Intl.NumberFormat }) {
+  const { t } = useTranslation();
+  const live = useLiveDeviceStatus(d.id);
+  const online = (live?.status ?? d.status) === 'online';
+  const weakSignal = live?.weakSignal ?? d.weakSignal;
+  return (
+    <Table.Tr>
+      <Table.Td>
+        <Anchor component={Link} to={deviceDetailPath(d.typeCode, d.id)} fw={600}>
+          {d.name}
+        </Anchor>
+        {d.friendlyName && d.friendlyName !== d.name && (
+          <Text size="xs" c="dimmed">
+            {d.friendlyName}
+          </Text>
+        )}
+      </Table.Td>
+      <Table.Td>{d.model}</Table.Td>
+      <Table.Td>
+        <Group gap={6} wrap="nowrap">
+          <Badge color={online ? 'teal' : 'gray'} variant="light" data-device-status={d.id}>
+            {t(online ? 'dashboard.online' : 'dashboard.offline')}
+          </Badge>
+          {weakSignal && (
+            <Tooltip label={t('dashboard.weakSignal')}>
+              <IconWifiOff size={16} aria-label={t('dashboard.weakSignal')} />
+            </Tooltip>
+          )}
+        </Group>
+      </Table.Td>
+      <Table.Td ta="right">
+        <LiveValue device={d} />
+      </Table.Td>
+      <Table.Td>
+        <Group gap={4} wrap="nowrap">
+          <ActionIcon
+            component={Link}
+            to={paths.deviceOverview(d.id)}
+            variant="subtle"
+            aria-label={`${t('dashboard.overview')}: ${d.name}`}
+          >
+            <IconEye size={18} />
+          </ActionIcon>
+          <ActionIcon component={Link} to={paths.editDevice(d.id)} variant="subtle" aria-label={`${t('dashboard.edit')}: ${d.name}`}>
+            <IconEdit size={18} />
+          </ActionIcon>
+        </Group>
+      </Table.Td>
+      <Table.Td>{d.location?.name ?? '—'}</Table.Td>
+      <Table.Td>{d.tariff?.name ?? '—'}</Table.Td>
+      <Table.Td ta="right">{`${kwh.format(d.totalEnergyKwh)} kWh`}</Table.Td>
+    </Table.Tr>
   );
 }

@@ -1,0 +1,21 @@
+import type { Device } from '@phasewatch/shared';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '@/config/paths';
+import { apiClient } from '@/lib/api';
+
+export const deviceKeys = {
+  device: (id: number) => ['devices', id] as const,
+  energy: (id: number) => ['devices', id, 'energy'] as const,
+  latest: (id: number, lastSeen: string | null) => ['devices', id, 'latest', lastSeen] as const,
+};
+
+/** GET devices/:id. A 404 (not the user's device) is answered to the page, not sent to /404. */
+export const deviceQueryOptions = (id: number) =>
+  queryOptions({
+    queryKey: deviceKeys.device(id),
+    queryFn: ({ signal }) => apiClient.get<Device>(api.device(id), { signal, notFoundRedirect: false }),
+  });
+
+export function useDevice(id: number, enabled = true) {
+  return useQuery({ ...deviceQueryOptions(id), enabled });
+}
