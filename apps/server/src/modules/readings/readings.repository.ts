@@ -69,6 +69,16 @@ interface Plan {
 
 const q = (name: string) => `"${name}"`;
 
+/** PostgreSQL array types of the non-double columns written by upserts. */
+const PG_COLUMN_TYPES: Record<string, string> = {
+  device_id: 'int4',
+  ts: 'int8',
+  bucket: 'int8',
+  bucket_end: 'int8',
+  n: 'int4',
+  tz: 'text',
+};
+
 /** Bound values per multi-row SQLite statement: ~33 raw readings or ~9 rollup rows of a 10-parameter device. */
 const SQLITE_PARAMS_PER_STATEMENT = 400;
 
@@ -259,7 +269,9 @@ const toPg = (sql: string) => {
 export class ReadingsRepository {
   private readonly stmts = new Map<string, SqliteDatabase.Statement>();
   private readonly partitions = new Set<string>();
-  private readonly pgSql = new Map<string, string>();
+  /** Upsert statements by table and columns, each with a name so connections prepare it once. */
+  private readonly pgSql = new Map<string, { name: string; text: string }>();
+  private pgStatements = 0;
   /** Statements in raw (array) mode: kept apart because the mode sticks to a statement. */
   private readonly arrayStmts = new Map<string, SqliteDatabase.Statement>();
 
@@ -381,24 +393,33 @@ export class ReadingsRepository {
     );
   }
 
-  /** Multi-row upserts, chunked under PostgreSQL's 65,535 bind parameters; the statement text is cached per shape. */
+  /**
+   * One upsert per table: every column travels as one array parameter and `unnest` turns them back
+   * into rows. A VALUES list of 5,000 readings is 60,000 placeholders PostgreSQL must parse and plan
+   * each time; the array form is one small statement, prepared once per connection and shape.
+   */
   private async pgUpsert(client: pg.PoolClient, w: TableWrite): Promise<void> {
     if (w.count === 0) return;
-    const width = w.key.length + w.cols.length;
-    const chunk = Math.max(1, Math.floor(60_000 / width));
-    for (let i = 0; i < w.count; i += chunk) {
-      const rows = Math.min(chunk, w.count - i);
-      const key = `${w.table}|${w.cols.join(',')}|${rows}|${w.keepOld}`;
-      let sql = this.pgSql.get(key);
-      if (!sql) {
-        sql = upsertSql(w.table, w.key, w.cols, rows, true, w.keepOld);
-        if (this.pgSql.size > 200) this.pgSql.clear();
-        this.pgSql.set(key, sql);
-      }
-      const params = new Array<Value>(rows * width);
-      for (let k = 0; k < rows; k++) w.fill(i + k, params, k * width);
-      await client.query(sql, params);
+    const names = [...w.key, ...w.cols];
+    const width = names.length;
+    const columns = names.map(() => new Array<Value>(w.count));
+    const row = new Array<Value>(width);
+    for (let k = 0; k < w.count; k++) {
+      w.fill(k, row, 0);
+      for (let j = 0; j < width; j++) (columns[j] as Value[])[k] = row[j] as Value;
     }
+    const shape = `${w.table}|${w.cols.join(',')}|${w.keepOld}`;
+    let stmt = this.pgSql.get(shape);
+    if (!stmt) {
+      const types = names.map((c) => PG_COLUMN_TYPES[c] ?? 'float8');
+      const set = w.cols.map((c) =>
+        w.keepOld ? `${q(c)} = COALESCE(excluded.${q(c)}, ${w.table}.${q(c)})` : `${q(c)} = excluded.${q(c)}`,
+      );
+      const text = `INSERT INTO ${w.table} (${names.map(q).join(',')}) SELECT * FROM unnest(${types.map((t, i) => `$${i + 1}::${t}[]`).join(',')}) ON CONFLICT (${w.key.join(',')}) DO UPDATE SET ${set.join(',')}`;
+      stmt = { name: `pw_upsert_${++this.pgStatements}`, text };
+      this.pgSql.set(shape, stmt);
+    }
+    await client.query({ name: stmt.name, text: stmt.text, values: columns });
   }
 
   /** Rows of `rows` (stored rollup rows) upserted as they are: the rebuild of local days. */
