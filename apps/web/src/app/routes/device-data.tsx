@@ -1,4 +1,5 @@
 import { Alert, Badge, Button, Group, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
+import { deviceKind } from '@phasewatch/shared';
 import { IconTools, IconWifiOff } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -68,7 +69,8 @@ export default function DeviceDataPage() {
         </Group>
         <SimpleGrid cols={{ base: 1, md: 2 }}>
           <LiveValuesCard device={d} />
-          <EnergyCard deviceId={d.id} />
+          {/* A thermostat meters no energy. */}
+          {deviceKind(d.typeCode) !== 'thermostat' && <EnergyCard deviceId={d.id} />}
         </SimpleGrid>
         <Alert variant="light" icon={<IconTools />}>
           {t('placeholder.soon')}

@@ -1,4 +1,19 @@
-import { ActionIcon, Alert, Anchor, Badge, Button, Card, Group, Skeleton, Stack, Table, Text, ThemeIcon, Tooltip } from '@mantine/core';
+import {
+  ActionIcon,
+  Alert,
+  Anchor,
+  Badge,
+  Box,
+  Button,
+  Card,
+  Group,
+  Skeleton,
+  Stack,
+  Table,
+  Text,
+  ThemeIcon,
+  Tooltip,
+} from '@mantine/core';
 import { type DeviceListItem, deviceDetailPath, deviceKind } from '@phasewatch/shared';
 import { IconDevices, IconEdit, IconEye, IconWifiOff } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -76,7 +91,9 @@ export function DeviceList() {
                 <Table.Th>{t('dashboard.name')}</Table.Th>
                 <Table.Th>{t('dashboard.model')}</Table.Th>
                 <Table.Th>{t('dashboard.status')}</Table.Th>
-                <Table.Th ta="right">{t('dashboard.liveValue')}</Table.Th>
+                <Table.Th ta="right" visibleFrom="xs">
+                  {t('dashboard.liveValue')}
+                </Table.Th>
                 <Table.Th>{t('dashboard.actions')}</Table.Th>
                 <Table.Th>{t('dashboard.location')}</Table.Th>
                 <Table.Th>{t('dashboard.tariff')}</Table.Th>
@@ -123,6 +140,10 @@ function DeviceRow({ device: d, kwh }: { device: DeviceListItem; kwh: Intl.Numbe
             {d.friendlyName}
           </Text>
         )}
+        {/* Below 576 px the list scrolls sideways: the live value stays in sight under the name. */}
+        <Box hiddenFrom="xs" mt={2}>
+          <LiveValue device={d} />
+        </Box>
       </Table.Td>
       <Table.Td>{d.model}</Table.Td>
       <Table.Td>
@@ -137,7 +158,7 @@ function DeviceRow({ device: d, kwh }: { device: DeviceListItem; kwh: Intl.Numbe
           )}
         </Group>
       </Table.Td>
-      <Table.Td ta="right">
+      <Table.Td ta="right" visibleFrom="xs">
         <LiveValue device={d} />
       </Table.Td>
       <Table.Td>
