@@ -1,0 +1,136 @@
+import type { Device, EnergyResponse, ReadingsResponse } from '@phasewatch/shared';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { act, screen, waitFor } from '@testing-library/react';
+import { MemoryRouter, Route, Routes } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { RealtimeProvider } from '@/features/realtime/realtime-provider';
+import { fakeHubFactory } from '@/test/fake-hub';
+import { renderUi } from '@/test/render';
+import DeviceDataPage from './device-data';
+
+const DEVICE = {
+  id: 5,
+  name: 'Main meter',
+  friendlyName: '',
+  mac: '02:00:00:00:00:05',
+  model: 'PW-3',
+  typeCode: 13,
+  typeName: 'Three-phase energy meter',
+  status: 'offline',
+  weakSignal: false,
+  lastSeen: '2026-03-01 10:00:00',
+  location: null,
+  tariff: null,
+  totalEnergyKwh: 12,
+} as unknown as Device;
+
+const span = (energyKwh: number) => ({ from: 0, to: 1, energyKwh });
+const ENERGY: EnergyResponse = {
+  timezone: 'Europe/Warsaw',
+  source: 'energy3phases_import',
+  meterValueKwh: 10,
+  measuredTotalKwh: 2,
+  today: span(0.5),
+  month: span(1.25),
+  year: span(2),
+  total: 12,
+  billingPeriod: span(1.25),
+};
+const SEEN = Date.UTC(2026, 2, 1, 10);
+const READINGS: ReadingsResponse = {
+  interval: 'raw',
+  from: 0,
+  to: 0,
+  timezone: 'UTC',
+  ts: [SEEN - 10_000, SEEN],
+  series: {
+    power3phases: { kind: 'raw', unit: 'W', values: [500, 750] },
+    vave1: { kind: 'raw', unit: 'V', values: [230, 231.5] },
+  },
+};
+
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+function mockApi(routes: Record<string, () => Response>) {
+  const seen: string[] = [];
+  vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
+    const url = new URL(String(input));
+    seen.push(`${url.pathname}${url.search}`);
+    const handler = routes[url.pathname];
+    return handler ? handler() : json({ message: 'Not found' }, 404);
+  });
+  return seen;
+}
+
+function renderPage(path: string) {
+  const { hubs, create } = fakeHubFactory();
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  renderUi(
+    <QueryClientProvider client={queryClient}>
+      <RealtimeProvider signedIn getToken={() => 't'} createClient={create}>
+        <MemoryRouter initialEntries={[path]}>
+          <Routes>
+            <Route path="/device-energy-details/:id" element={<DeviceDataPage />} />
+          </Routes>
+        </MemoryRouter>
+      </RealtimeProvider>
+    </QueryClientProvider>,
+  );
+  return hubs;
+}
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('DeviceDataPage', () => {
+  it('shows the last reading, then each pushed one, and the energy figures', async () => {
+    const seen = mockApi({
+      '/api/devices/5': () => json(DEVICE),
+      '/api/devices/5/energy': () => json(ENERGY),
+      '/api/devices/5/readings': () => json(READINGS),
+    });
+    const hubs = renderPage('/device-energy-details/5');
+    const headline = () => document.querySelector('[data-live-headline]')?.textContent;
+    await waitFor(() => expect(headline()).toBe('750 W'));
+    expect(screen.getByText('231.5 V')).toBeInTheDocument();
+    expect(screen.getByText('Voltage L1')).toBeInTheDocument();
+    expect(await screen.findByText('1.25 kWh')).toBeInTheDocument();
+    expect(screen.getByText('12 kWh')).toBeInTheDocument();
+    expect(screen.getByText('Including the meter value of 10 kWh')).toBeInTheDocument();
+    const readings = seen.find((u) => u.startsWith('/api/devices/5/readings'));
+    expect(readings).toContain(`to=${SEEN + 1000}`);
+    expect(readings).toContain('interval=raw');
+
+    // An older pushed reading does not replace the loaded one; a newer one does, without a fetch.
+    const hub = hubs[0];
+    const fetches = seen.length;
+    act(() => hub?.push('liveMeasurement', { deviceId: 5, ts: SEEN - 1, values: { power3phases: 1 } }));
+    act(() => hub?.push('liveMeasurement', { deviceId: 5, ts: SEEN + 5000, values: { power3phases: 1800, vave1: 229 } }));
+    await waitFor(() => expect(headline()).toBe('1,800 W'));
+    expect(screen.getByText('229 V')).toBeInTheDocument();
+    act(() => hub?.push('deviceStatus', { deviceId: 5, status: 'online', weakSignal: false }));
+    expect(await screen.findByText('Online')).toBeInTheDocument();
+    expect(seen).toHaveLength(fetches);
+  });
+
+  it('says when there is no reading yet and when the energy fails, with a retry', async () => {
+    let energyOk = false;
+    mockApi({
+      '/api/devices/5': () => json({ ...DEVICE, lastSeen: null }),
+      '/api/devices/5/energy': () => (energyOk ? json(ENERGY) : json({ message: 'boom' }, 400)),
+    });
+    renderPage('/device-energy-details/5');
+    expect(await screen.findByText(/No reading yet/)).toBeInTheDocument();
+    expect(await screen.findByText('The energy figures could not be loaded.')).toBeInTheDocument();
+    energyOk = true;
+    act(() => screen.getByRole('button', { name: 'Retry' }).click());
+    expect(await screen.findByText('12 kWh')).toBeInTheDocument();
+  });
+
+  it("tells a missing or someone else's device apart, without leaving the page", async () => {
+    const seen = mockApi({});
+    renderPage('/device-energy-details/77');
+    expect(await screen.findByText('This device does not exist or belongs to someone else.')).toBeInTheDocument();
+    expect(seen).toEqual(['/api/devices/77']);
+  });
+});
