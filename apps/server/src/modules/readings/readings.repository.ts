@@ -109,8 +109,8 @@ function batchParams(b: DeviceBatch): ParamSet {
   return paramSetOf(names);
 }
 
-/** The batch column-wise, merged with the stored raw rows of its range (a stored value fills a parameter the new reading lacks). */
-function mergedRaw(b: DeviceBatch, names: readonly string[], stored: readonly Row[]): RawColumns {
+/** The batch column-wise (NaN: the reading lacks the parameter). */
+function batchColumns(b: DeviceBatch, names: readonly string[]): RawColumns {
   const len = b.readings.length;
   const ts = new Array<number>(len);
   const cols = names.map(() => new Array<number>(len));
@@ -123,7 +123,14 @@ function mergedRaw(b: DeviceBatch, names: readonly string[], stored: readonly Ro
       (cols[j] as number[])[i] = x === undefined ? Number.NaN : x;
     }
   }
-  if (stored.length === 0) return { ts, cols };
+  return { ts, cols };
+}
+
+/** The batch's columns merged with the stored raw rows of its range (a stored value fills a parameter the new reading lacks). */
+function mergedRaw(batch: RawColumns, names: readonly string[], stored: readonly Row[]): RawColumns {
+  if (stored.length === 0) return batch;
+  const { ts, cols } = batch;
+  const len = ts.length;
   const out: RawColumns = { ts: [], cols: names.map(() => []) };
   let i = 0;
   let s = 0;
@@ -154,7 +161,8 @@ function mergedRaw(b: DeviceBatch, names: readonly string[], stored: readonly Ro
  */
 function planWrite(b: DeviceBatch, ps: ParamSet, r: Ranges, snap: Snapshot): Plan {
   const names = [...ps.instant, ...ps.counter];
-  const raw = mergedRaw(b, names, snap.raw);
+  const batch = batchColumns(b, names);
+  const raw = mergedRaw(batch, names, snap.raw);
 
   const m5 = levelFromRaw(raw, ps, M5);
   const m5All = overlayLevel(levelFromRows(snap.m5, ps), m5, ps);
@@ -200,13 +208,11 @@ function planWrite(b: DeviceBatch, ps: ParamSet, r: Ranges, snap: Snapshot): Pla
         count: b.readings.length,
         keepOld: true,
         fill(k, out, offset) {
-          const r = b.readings[k] as DeviceBatch['readings'][number];
           out[offset] = b.deviceId;
-          out[offset + 1] = r.ts;
-          const v = r.values;
+          out[offset + 1] = batch.ts[k] as number;
           for (let j = 0; j < names.length; j++) {
-            const x = v[names[j] as string];
-            out[offset + 2 + j] = x === undefined ? null : x;
+            const x = (batch.cols[j] as number[])[k] as number;
+            out[offset + 2 + j] = Number.isNaN(x) ? null : x;
           }
         },
       },
