@@ -101,7 +101,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<AccountsRoutesOptions> = asyn
   app.get('/account/logout', { schema: { response: { 200: z.object({ ok: z.literal(true) }) } } }, async (req, reply) => {
     const token = bearerToken(req.headers.authorization);
     const claims = token ? await tokens.verify(token) : null;
-    await accounts.logout(claims?.sessionId ?? null, req.cookies[REFRESH_COOKIE]);
+    await accounts.logout(claims ? { sessionId: claims.sessionId, userId: claims.userId } : null, req.cookies[REFRESH_COOKIE]);
     reply.clearCookie(REFRESH_COOKIE, { path: COOKIE_PATH });
     return { ok: true as const };
   });

@@ -159,14 +159,17 @@ export class AccountsService {
     return this.issue(user, row.family);
   }
 
-  async logout(sessionId: string | null, refreshToken: string | undefined): Promise<void> {
+  /** Revokes the session of the access token and of the refresh cookie (usually one and the same). */
+  async logout(session: { sessionId: string; userId: number } | null, refreshToken: string | undefined): Promise<void> {
     const now = Date.now();
-    if (sessionId) await this.repo.revokeFamily(sessionId, now);
+    const revoked = new Map<string, number>();
+    if (session) revoked.set(session.sessionId, session.userId);
     const row = refreshToken ? await this.repo.findRefreshToken(sha256(refreshToken)) : undefined;
-    if (row) await this.repo.revokeFamily(row.family, now);
-    // userId 0 when only the access token's session is known (listeners close by sessionId).
-    if (sessionId) this.opts.events?.emit('sessionRevoked', { sessionId, userId: row?.family === sessionId ? row.user_id : 0 });
-    if (row && row.family !== sessionId) this.opts.events?.emit('sessionRevoked', { sessionId: row.family, userId: row.user_id });
+    if (row) revoked.set(row.family, row.user_id);
+    for (const [sessionId, userId] of revoked) {
+      await this.repo.revokeFamily(sessionId, now);
+      this.opts.events?.emit('sessionRevoked', { sessionId, userId });
+    }
   }
 
   sessionActive = (sessionId: string) => this.repo.isFamilyActive(sessionId);
