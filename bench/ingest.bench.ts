@@ -1,6 +1,7 @@
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import type pg from 'pg';
+import { RAW_COLUMNS } from '../apps/server/src/modules/readings/readings.columns.js';
 import type { BenchContext } from './run.js';
 import { BENCH_PARAMS, benchApp, benchReadings } from './telemetry-fixtures.js';
 
@@ -38,17 +39,37 @@ async function httpIngest(app: Awaited<ReturnType<typeof benchApp>>, rows: Rows)
   return performance.now() - t0;
 }
 
-/** Total milliseconds of the HTTP path and of the baseline over all rounds. */
-async function alternate(rows: Rows, http: (slice: Rows) => Promise<number>, baseline: (slice: Rows) => Promise<number>) {
+/**
+ * Total milliseconds of the HTTP path and of the baselines over all rounds (each round runs the HTTP
+ * slice, then each baseline on the same slice), as rates.
+ */
+async function alternate(rows: Rows, http: (slice: Rows) => Promise<number>, ...baselines: ((slice: Rows) => Promise<number>)[]) {
   let httpMs = 0;
-  let baseMs = 0;
+  const baseMs = baselines.map(() => 0);
   const per = Math.ceil(rows.length / ROUNDS);
   for (let i = 0; i < rows.length; i += per) {
     const slice = rows.slice(i, i + per);
     httpMs += await http(slice);
-    baseMs += await baseline(slice);
+    for (let b = 0; b < baselines.length; b++)
+      baseMs[b] = (baseMs[b] as number) + (await (baselines[b] as (s: Rows) => Promise<number>)(slice));
   }
-  return { http: rows.length / (httpMs / 1000), baseline: rows.length / (baseMs / 1000) };
+  const rate = (ms: number) => rows.length / (ms / 1000);
+  return { http: rate(httpMs), baseline: rate(baseMs[0] as number), others: baseMs.slice(1).map(rate) };
+}
+
+/** A better-sqlite3 insert loop into `table` (already created) with the given columns: 1,000-row transactions. */
+function sqliteLoop(db: SqliteDatabase.Database, table: string, cols: readonly string[]) {
+  const stmt = db.prepare(
+    `INSERT INTO ${table} (device_id, ts, ${cols.map((c) => `"${c}"`).join(', ')}) VALUES (?, ?, ${cols.map(() => '?').join(', ')})`,
+  );
+  const insertMany = db.transaction((chunk: Rows) => {
+    for (const r of chunk) stmt.run(1, r.ts, ...cols.map((p) => r.values[p] ?? null));
+  });
+  return async (slice: Rows) => {
+    const t0 = performance.now();
+    for (let i = 0; i < slice.length; i += 1000) insertMany(slice.slice(i, i + 1000));
+    return performance.now() - t0;
+  };
 }
 
 /**
@@ -68,19 +89,18 @@ export default async function ingestBench(ctx: BenchContext): Promise<void> {
     raw.exec(
       `CREATE TABLE readings (device_id integer NOT NULL, ts integer NOT NULL, ${BENCH_PARAMS.map((p) => `${p} real`).join(', ')}, PRIMARY KEY (device_id, ts)) WITHOUT ROWID`,
     );
-    const stmt = raw.prepare(`INSERT INTO readings VALUES (?, ?, ${BENCH_PARAMS.map(() => '?').join(', ')})`);
-    const insertMany = raw.transaction((chunk: Rows) => {
-      for (const r of chunk) stmt.run(1, r.ts, ...BENCH_PARAMS.map((p) => r.values[p] ?? null));
-    });
+    // The same rows into a table with exactly the server's raw readings schema (every catalogue
+    // parameter a column, as migration 0003 creates it): what the server's own raw insert is up against.
+    raw.exec(
+      `CREATE TABLE readings_wide (device_id integer NOT NULL, ts integer NOT NULL, ${RAW_COLUMNS.map((c) => `"${c}" real`).join(', ')}, PRIMARY KEY (device_id, ts)) WITHOUT ROWID`,
+    );
     const rates = await alternate(
       rows,
       (slice) => httpIngest(sqliteApp, slice),
-      async (slice) => {
-        const t0 = performance.now();
-        for (let i = 0; i < slice.length; i += 1000) insertMany(slice.slice(i, i + 1000));
-        return performance.now() - t0;
-      },
+      sqliteLoop(raw, 'readings', BENCH_PARAMS),
+      sqliteLoop(raw, 'readings_wide', BENCH_PARAMS),
     );
+    const wide = rates.others[0] as number;
     ctx.report(
       'SQLite HTTP ingest (5,000/request, with rollups)',
       rates.http,
@@ -92,6 +112,18 @@ export default async function ingestBench(ctx: BenchContext): Promise<void> {
       rates.baseline,
       'readings/s',
       `baseline, ${ROUNDS} alternating rounds`,
+    );
+    ctx.report(
+      'SQLite HTTP ingest vs raw loop into the full readings schema',
+      (rates.http / wide) * 100,
+      '%',
+      `extra ratio: same HTTP figure over the wide-schema loop below (the line above divides by the ${BENCH_PARAMS.length}-column table)`,
+    );
+    ctx.report(
+      `SQLite raw loop, full readings schema (${RAW_COLUMNS.length + 2} columns)`,
+      wide,
+      'readings/s',
+      `baseline 2: same rows, same loop, table as migration 0003 creates it`,
     );
   } finally {
     raw.close();
