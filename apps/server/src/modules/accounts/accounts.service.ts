@@ -151,6 +151,7 @@ export class AccountsService {
     if (row.used_at !== null || !(await this.repo.markRefreshTokenUsed(row.id, now))) {
       // Reuse of a rotated token means it leaked: end the whole session.
       await this.repo.revokeFamily(row.family, now);
+      this.opts.events?.emit('sessionRevoked', { sessionId: row.family, userId: row.user_id });
       this.log.warn({ userId: row.user_id }, 'refresh token reused; session revoked');
       throw unauthorized('Refresh token was already used');
     }
