@@ -10,6 +10,17 @@ export const DEVICE_TYPES = {
 
 export type DeviceKind = 'energy' | 'solar' | 'thermostat' | 'singlePhase' | 'generic';
 
+export type EnergyDirection = 'import' | 'export';
+
+/**
+ * Which active-energy counters a device's energy figures (total, today, billing period) come from:
+ * production devices (solar) report what they export, every other device what it imports.
+ */
+export function energyDirection(typeCode: number): EnergyDirection {
+  return deviceKind(typeCode) === 'solar' ? 'export' : 'import';
+}
+
+/** The detail view family of a device type code. */
 export function deviceKind(typeCode: number): DeviceKind {
   switch (typeCode) {
     case DEVICE_TYPES.ENERGY_METER_3P:

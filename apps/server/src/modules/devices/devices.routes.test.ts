@@ -114,6 +114,38 @@ describe.each(DIALECTS)('devices API (%s)', (dialect) => {
     expect((await t.app.inject({ method: 'GET', url: '/api/devices/abc', headers: alice.auth })).statusCode).toBe(400);
   });
 
+  it('counts a solar device by what it exports and a meter by what it imports', async () => {
+    const solar = (await create(alice.auth, { name: 'Roof', mac: '00:00:00:00:00:5A', typeCode: 10 })).json();
+    const meter = (await create(alice.auth, { name: 'Grid', mac: '00:00:00:00:00:5B', typeCode: 13 })).json();
+    const start = Date.now() - 3 * 3_600_000;
+    const readings = (importKwh: number, exportKwh: number) =>
+      [0, 1, 2].map((h) => ({
+        ts: new Date(start + h * 3_600_000).toISOString(),
+        values: { energy3phases_import: 100 + h * importKwh, energy3phases_export: 500 + h * exportKwh },
+      }));
+    for (const [d, imp, exp] of [
+      [solar, 0.1, 2.5],
+      [meter, 1.25, 0.5],
+    ] as const) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/ingest',
+        headers: { 'x-device-key': d.ingestKey },
+        payload: { readings: readings(imp, exp) },
+      });
+      expect(res.json()).toEqual({ accepted: 3 });
+    }
+    const list = (await t.app.inject({ method: 'GET', url: '/api/devices', headers: alice.auth })).json() as {
+      id: number;
+      totalEnergyKwh: number;
+    }[];
+    expect(list.find((d) => d.id === solar.device.id)?.totalEnergyKwh).toBeCloseTo(5, 9);
+    expect(list.find((d) => d.id === meter.device.id)?.totalEnergyKwh).toBeCloseTo(2.5, 9);
+    const energy = (await t.app.inject({ method: 'GET', url: `/api/devices/${solar.device.id}/energy`, headers: alice.auth })).json();
+    expect(energy.source).toBe('energy3phases_export');
+    expect(energy.total).toBeCloseTo(5, 9);
+  });
+
   it('deletes a device with its readings and rollups', async () => {
     const created = (await create(alice.auth, { name: 'Temp', mac: '00:00:00:00:00:0C', typeCode: 20 })).json();
     const ts = new Date(Date.now() - 3_600_000).toISOString();

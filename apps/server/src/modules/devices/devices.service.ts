@@ -8,6 +8,8 @@ import {
   deviceStatus,
   deviceTypeName,
   type EnergyResponse,
+  energyDirection,
+  FALLBACK_TIMEZONE,
   isWeakSignal,
   type Limits,
   localDate,
@@ -66,7 +68,7 @@ export class DevicesService {
   }
 
   private async toDevice(row: DeviceRow): Promise<Device> {
-    const measured = await this.readings.totalEnergy(row.id);
+    const measured = await this.readings.totalEnergy(row.id, energyDirection(row.type_code));
     return {
       ...this.listItem(row, Math.round((measured + row.meter_value_kwh) * 1e6) / 1e6),
       registeredAt: serverDate(row.registered_at),
@@ -89,7 +91,7 @@ export class DevicesService {
 
   async create(userId: number, req: CreateDeviceRequest & { mac: string }): Promise<CreateDeviceResponse> {
     const now = this.now();
-    const tz = (await this.repo.userTimezone(userId))?.timezone ?? 'UTC';
+    const tz = (await this.repo.userTimezone(userId))?.timezone ?? FALLBACK_TIMEZONE;
     const ingestKey = `pwd_${randomToken(24)}`;
     const row = await this.repo.insert({
       user_id: userId,
@@ -120,7 +122,7 @@ export class DevicesService {
     const rows = await this.repo.listForUser(userId);
     const out: DeviceListItem[] = [];
     for (const row of rows) {
-      const measured = await this.readings.totalEnergy(row.id);
+      const measured = await this.readings.totalEnergy(row.id, energyDirection(row.type_code));
       out.push(this.listItem(row, Math.round((measured + row.meter_value_kwh) * 1e6) / 1e6));
     }
     return out;
@@ -175,17 +177,22 @@ export class DevicesService {
 
   async readingsOf(userId: number, id: number, q: ReadingsQueryInput): Promise<ReadingsResponse> {
     await this.own(userId, id);
-    const tz = (await this.repo.userTimezone(userId))?.timezone ?? 'UTC';
+    const tz = (await this.repo.userTimezone(userId))?.timezone ?? FALLBACK_TIMEZONE;
     return this.readings.readings(id, tz, q);
   }
 
   async energyOf(userId: number, id: number): Promise<EnergyResponse> {
     const row = await this.own(userId, id);
-    const tz = (await this.repo.userTimezone(userId))?.timezone ?? 'UTC';
+    const tz = (await this.repo.userTimezone(userId))?.timezone ?? FALLBACK_TIMEZONE;
     return this.readings.energy(
       id,
       tz,
-      { meterValueKwh: row.meter_value_kwh, billingStartDate: row.billing_start_date, billingPeriodMonths: row.billing_period_months },
+      {
+        direction: energyDirection(row.type_code),
+        meterValueKwh: row.meter_value_kwh,
+        billingStartDate: row.billing_start_date,
+        billingPeriodMonths: row.billing_period_months,
+      },
       this.now(),
     );
   }

@@ -2,6 +2,7 @@ import {
   billingPeriod,
   COUNTER_PARAMETERS,
   counterDelta,
+  type EnergyDirection,
   type EnergyResponse,
   localDayStarts,
   PARAMETER_NAMES,
@@ -43,6 +44,8 @@ export interface ReadingsQueryInput {
 }
 
 export interface EnergyDeviceInfo {
+  /** Import counters for consumers, export counters for producers (solar). */
+  direction: EnergyDirection;
   meterValueKwh: number;
   billingStartDate: string;
   billingPeriodMonths: number;
@@ -176,11 +179,15 @@ export class ReadingsService {
     return { interval: 'raw', from: q.from, to: q.to, timezone: tz, ts: rows.map((r) => r.ts as number), series };
   }
 
-  /** The counters energy figures come from: the 3-phase total when the device sends it, else eai1…eai3. */
-  private async energySource(deviceId: number): Promise<string[]> {
+  /**
+   * The counters energy figures come from: the 3-phase total when the device sends it, else the per-phase
+   * counters (eai1…eai3 for import, eae1…eae3 for export).
+   */
+  private async energySource(deviceId: number, direction: EnergyDirection): Promise<string[]> {
     const present = await this.repo.presentIn('rollup_1h', deviceId, 0, Number.MAX_SAFE_INTEGER);
-    if (present.includes('energy3phases_import')) return ['energy3phases_import'];
-    return ['eai1', 'eai2', 'eai3'].filter((p) => present.includes(p));
+    if (present.includes(`energy3phases_${direction}`)) return [`energy3phases_${direction}`];
+    const prefix = direction === 'import' ? 'eai' : 'eae';
+    return [1, 2, 3].map((n) => `${prefix}${n}`).filter((p) => present.includes(p));
   }
 
   /** Energy of each bucket (summed over the source counters) given buckets in order from the very first. */
@@ -194,9 +201,9 @@ export class ReadingsService {
     return out;
   }
 
-  /** Measured active-energy import of a device over all its data (kWh). */
-  async totalEnergy(deviceId: number): Promise<number> {
-    const sources = await this.energySource(deviceId);
+  /** Measured active energy of a device over all its data (kWh), imported or (producers) exported. */
+  async totalEnergy(deviceId: number, direction: EnergyDirection): Promise<number> {
+    const sources = await this.energySource(deviceId, direction);
     if (sources.length === 0) return 0;
     const ps = paramSetOf(new Set(sources));
     const level = await this.repo.levelOf('rollup_1h', deviceId, 0, Number.MAX_SAFE_INTEGER, ps);
@@ -205,7 +212,7 @@ export class ReadingsService {
 
   async energy(deviceId: number, tz: string, device: EnergyDeviceInfo, now: number): Promise<EnergyResponse> {
     await this.ensureDays(deviceId, tz);
-    const sources = await this.energySource(deviceId);
+    const sources = await this.energySource(deviceId, device.direction);
     const ps = paramSetOf(new Set(sources));
     const days = await this.repo.levelOf('rollup_day', deviceId, 0, Number.MAX_SAFE_INTEGER, ps, tz);
     const perDay = this.bucketEnergy(days, ps);
