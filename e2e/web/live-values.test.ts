@@ -133,7 +133,7 @@ describe('live values in Chromium', () => {
     await expect.poll(() => headline.textContent()).toBe('2,346 W');
     expect(await page.locator('[data-live-param="pave1"]').textContent()).toContain('800 W');
     expect(await page.locator('[data-live-param="pave1"]').textContent()).toContain('Power L1');
-    await expect.poll(() => page.locator('[data-energy="today"]').textContent()).toContain('1.5 kWh');
+    await expect.poll(() => page.locator('[data-energy="today"]').textContent()).toContain('1.50 kWh');
 
     // …and then every pushed reading replaces it.
     const readings: string[] = [];

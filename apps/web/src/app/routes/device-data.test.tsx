@@ -95,8 +95,8 @@ describe('DeviceDataPage', () => {
     expect(screen.getByText('231.5 V')).toBeInTheDocument();
     expect(screen.getByText('Voltage L1')).toBeInTheDocument();
     expect(await screen.findByText('1.25 kWh')).toBeInTheDocument();
-    expect(screen.getByText('12 kWh')).toBeInTheDocument();
-    expect(screen.getByText('Including the meter value of 10 kWh')).toBeInTheDocument();
+    expect(screen.getByText('12.00 kWh')).toBeInTheDocument();
+    expect(screen.getByText('Including the meter value of 10.00 kWh')).toBeInTheDocument();
     const readings = seen.find((u) => u.startsWith('/api/devices/5/readings'));
     expect(readings).toContain(`to=${SEEN + 1000}`);
     expect(readings).toContain('interval=raw');
@@ -124,7 +124,7 @@ describe('DeviceDataPage', () => {
     expect(await screen.findByText('The energy figures could not be loaded.')).toBeInTheDocument();
     energyOk = true;
     act(() => screen.getByRole('button', { name: 'Retry' }).click());
-    expect(await screen.findByText('12 kWh')).toBeInTheDocument();
+    expect(await screen.findByText('12.00 kWh')).toBeInTheDocument();
   });
 
   it("tells a missing or someone else's device apart, without leaving the page", async () => {

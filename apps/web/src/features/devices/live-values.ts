@@ -64,8 +64,10 @@ export function cardParameters(kind: DeviceKind, values: Record<string, number>)
     .slice(0, MAX_SHOWN);
 }
 
-/** Digits per unit: whole watts, volts to one place, currents to two, and so on. */
+/** Digits per unit: whole watts, volts to one place, currents to two, and so on. Energy always shows its two places, so figures line up. */
 const DIGITS: Record<string, number> = { W: 0, kW: 2, V: 1, A: 2, Hz: 2, '°C': 1, kWh: 2, kvarh: 2, dBm: 0, '': 2 };
+
+const FIXED_DIGITS = new Set(['kW', 'kWh', 'kvarh']);
 
 /** A value with its unit in the user's locale; powers of 10 kW and more in kW. */
 export function formatQuantity(value: number, unit: string, locale: string): string {
@@ -76,6 +78,9 @@ export function formatQuantity(value: number, unit: string, locale: string): str
     u = 'kW';
   }
   const digits = DIGITS[u] ?? 2;
-  const text = new Intl.NumberFormat(locale, { maximumFractionDigits: digits, minimumFractionDigits: u === 'kW' ? digits : 0 }).format(v);
+  const text = new Intl.NumberFormat(locale, {
+    maximumFractionDigits: digits,
+    minimumFractionDigits: FIXED_DIGITS.has(u) ? digits : 0,
+  }).format(v);
   return u ? `${text} ${u}` : text;
 }
