@@ -2,6 +2,7 @@ import { notifications } from '@mantine/notifications';
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
 import { i18n } from '@/i18n';
 import { ApiError } from './api-client';
+import { type AuthState, authStore } from './auth-store';
 
 /** Server failures, lost connections and timeouts are told to the user once, whoever asked. */
 function notifyFailure(err: unknown) {
@@ -24,4 +25,19 @@ export function createQueryClient(): QueryClient {
   });
 }
 
+/**
+ * Cached answers belong to the signed-in user: whenever auth is purged (sign-out, failed refresh, another
+ * tab) or a different user signs in, the cache is dropped, so nobody sees the previous user's data.
+ */
+export function clearOnUserChange(client: QueryClient, store: { get(): AuthState; subscribe(l: () => void): () => void }): () => void {
+  let userId = store.get().token ? (store.get().user?.id ?? null) : null;
+  return store.subscribe(() => {
+    const { token, user } = store.get();
+    const next = token ? (user?.id ?? null) : null;
+    if (next !== userId) client.clear();
+    userId = next;
+  });
+}
+
 export const queryClient = createQueryClient();
+clearOnUserChange(queryClient, authStore);
