@@ -93,6 +93,11 @@ describe.each(DIALECTS)('ingest, readings and energy (%s)', (dialect) => {
       [[ok, { ts: 'yesterday', values: { vave1: 1 } }], 'readings.1.ts'],
       [[ok, { ts: '2026-01-01T00:00:00', values: { vave1: 1 } }], 'readings.1.ts'],
       [[ok, { ts: '1900-01-01T00:00:00Z', values: { vave1: 1 } }], 'readings.1.ts'],
+      [[ok, { ts: '2026-02-31T10:00:00Z', values: { vave1: 1 } }], 'readings.1.ts'],
+      [[ok, { ts: '2026-02-30T10:00:00.000Z', values: { vave1: 1 } }], 'readings.1.ts'],
+      [[ok, { ts: ok.ts, values: { eai1: 1e303 } }], 'readings.1.values.eai1'],
+      [[ok, { ts: ok.ts, values: { eai1: -3 } }], 'readings.1.values.eai1'],
+      [[ok, { ts: ok.ts, values: { pave1: 2e9 } }], 'readings.1.values.pave1'],
       [Array.from({ length: 5001 }, () => ok), 'readings'],
       [[], 'readings'],
     ];

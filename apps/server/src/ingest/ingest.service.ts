@@ -1,4 +1,11 @@
-import { type ApiFieldError, type IngestRequest, MAX_FUTURE_SKEW_MS, parameterInfo, parseIsoTimestamp } from '@phasewatch/shared';
+import {
+  type ApiFieldError,
+  type IngestRequest,
+  MAX_FUTURE_SKEW_MS,
+  parameterInfo,
+  parseIsoTimestamp,
+  readingValueProblem,
+} from '@phasewatch/shared';
 import type { EventBus } from '../events/bus.js';
 import { ApiError, unauthorized } from '../http/errors.js';
 import type { IngestIdentity } from '../modules/devices/devices.repository.js';
@@ -60,9 +67,9 @@ export class IngestService {
       let names = 0;
       for (const name in r.values) {
         names++;
-        if (!parameterInfo(name)) errors.push({ field: `readings.${i}.values.${name}`, message: 'is not a known parameter' });
-        else if (!Number.isFinite(r.values[name]))
-          errors.push({ field: `readings.${i}.values.${name}`, message: 'must be a finite number' });
+        const info = parameterInfo(name);
+        const problem = info ? readingValueProblem(info, r.values[name] as number) : 'is not a known parameter';
+        if (problem) errors.push({ field: `readings.${i}.values.${name}`, message: problem });
       }
       if (names === 0) errors.push({ field: `readings.${i}.values`, message: 'needs at least one parameter' });
       if (ts === null) continue;

@@ -42,11 +42,20 @@ describe('isWellFormedIngestRequest', () => {
 
 describe('parseIsoTimestamp', () => {
   const ISO_WITH_ZONE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
+  // Date.parse rolls impossible dates over (02-30 → March 2); the reference refuses them by comparing
+  // the date written with the UTC date it parses to (all cases here are in UTC).
   const reference = (s: string) => {
     if (!ISO_WITH_ZONE.test(s)) return null;
     const ms = Date.parse(s);
-    return Number.isFinite(ms) ? ms : null;
+    if (!Number.isFinite(ms)) return null;
+    return s.endsWith('Z') && !s.includes('T24:') && new Date(ms).toISOString().slice(0, 10) !== s.slice(0, 10) ? null : ms;
   };
+  it('refuses impossible calendar dates and accepts a leap day', () => {
+    expect(parseIsoTimestamp('2026-02-29T12:00:00.000Z')).toBeNull();
+    expect(parseIsoTimestamp('2026-04-31T12:00:00Z')).toBeNull();
+    expect(parseIsoTimestamp('2026-13-01T12:00:00+01:00')).toBeNull();
+    expect(parseIsoTimestamp('2028-02-29T12:00:00.000Z')).toBe(Date.UTC(2028, 1, 29, 12));
+  });
   const cases = [
     '2026-03-29T01:59:59.999Z',
     '2026-03-29T01:00:00.000Z',

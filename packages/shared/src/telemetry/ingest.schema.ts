@@ -63,11 +63,19 @@ export function isWellFormedIngestRequest(data: unknown): data is IngestRequest 
 
 const ISO_WITH_ZONE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
 
+/** True when `YYYY-MM-DD` at the start of `s` is a real calendar date (Date.parse rolls 02-31 into March). */
+function realCalendarDate(s: string): boolean {
+  const y = Number(s.slice(0, 4));
+  const m = Number(s.slice(5, 7));
+  const d = Number(s.slice(8, 10));
+  return m >= 1 && m <= 12 && d >= 1 && d <= new Date(Date.UTC(y, m, 0)).getUTCDate();
+}
+
 /** Epoch ms of an ISO-8601 timestamp that names its zone (`Z` or an offset); null otherwise. */
 export function parseIsoTimestamp(s: string): number | null {
   const fast = parseUtcIsoFast(s);
   if (fast !== undefined) return fast;
-  if (!ISO_WITH_ZONE.test(s)) return null;
+  if (!ISO_WITH_ZONE.test(s) || !realCalendarDate(s)) return null;
   const ms = Date.parse(s);
   return Number.isFinite(ms) ? ms : null;
 }
@@ -105,7 +113,7 @@ function parseUtcIsoFast(s: string): number | undefined {
   const prefix = s.slice(0, 13);
   if (prefix !== hourPrefix) {
     const whole = `${prefix}:00:00Z`;
-    if (!ISO_WITH_ZONE.test(whole)) return undefined;
+    if (!ISO_WITH_ZONE.test(whole) || !realCalendarDate(whole)) return undefined;
     const start = Date.parse(whole);
     if (!Number.isFinite(start)) return undefined;
     hourPrefix = prefix;

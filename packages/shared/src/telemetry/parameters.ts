@@ -60,3 +60,18 @@ export const INSTANT_PARAMETERS: readonly string[] = PARAMETERS.filter((p) => p.
 
 /** RSSI at or below this (dBm) is a weak WiFi signal. */
 export const WEAK_SIGNAL_DBM = -75;
+
+/**
+ * Largest magnitude a reading may carry. Meters count up to 10^9 kWh at most and no instantaneous quantity
+ * here comes near 10^9 (W, V, A, Hz, °C); beyond it a value is a device fault, and accepting it would turn
+ * energy sums into Infinity.
+ */
+export const MAX_READING_MAGNITUDE = 1e9;
+
+/** Why a value is out of range for its parameter, or null when it is acceptable. */
+export function readingValueProblem(info: ParameterInfo, v: number): string | null {
+  if (!Number.isFinite(v)) return 'must be a finite number';
+  if (info.kind === 'counter' && v < 0) return 'must not be negative (a cumulative counter)';
+  if (Math.abs(v) > MAX_READING_MAGNITUDE) return `must be at most ${MAX_READING_MAGNITUDE} in magnitude`;
+  return null;
+}
