@@ -80,6 +80,22 @@ describe.each(DIALECTS)('ingest, readings and energy (%s)', (dialect) => {
     });
   });
 
+  it('raw readings from a time inside a 5-minute bucket give the delta from the reading just before', async () => {
+    const d = await device('10:00:00:00:00:0F');
+    const start = Math.floor((Date.now() - 2 * 3_600_000) / (5 * MIN)) * 5 * MIN;
+    const readings = Array.from({ length: 10 }, (_, i) => ({
+      ts: new Date(start + i * MIN).toISOString(),
+      values: { eai1: 1000 + i / 10 },
+    }));
+    expect((await post(d.ingestKey, readings)).json()).toEqual({ accepted: 10 });
+    const q = new URLSearchParams({ from: String(start + 2 * MIN), to: String(start + 6 * MIN), interval: 'raw', params: 'eai1' });
+    const res = await t.app.inject({ method: 'GET', url: `/api/devices/${d.device.id}/readings?${q}`, headers: user.auth });
+    expect(res.statusCode).toBe(200);
+    const delta = res.json().series.eai1.delta as number[];
+    expect(delta).toHaveLength(4);
+    for (const e of delta) expect(e).toBeCloseTo(0.1, 9);
+  });
+
   it('rejects bad input with a clear 4xx and writes nothing', async () => {
     const d = await device('10:00:00:00:00:02');
     const ok = { ts: new Date(Date.now() - MIN).toISOString(), values: { vave1: 230 } };

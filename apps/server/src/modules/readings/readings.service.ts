@@ -158,7 +158,7 @@ export class ReadingsService {
     const rows = await this.repo.raw(deviceId, q.from, q.to, params);
     const present = q.params ?? params.filter((p) => rows.some((r) => r[p] !== null && r[p] !== undefined));
     const counters = present.filter(isCounter);
-    const prev = counters.length ? await this.repo.lastCountersBefore(deviceId, q.from, counters) : {};
+    const prev = counters.length ? await this.repo.lastRawCountersBefore(deviceId, q.from, counters) : {};
     const series: Record<string, Series> = {};
     for (const p of present) {
       const unit = parameterInfo(p)?.unit ?? '';
