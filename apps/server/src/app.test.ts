@@ -100,6 +100,9 @@ describe('configuration', () => {
   it('rejects a malformed PORT and can disable the demo account', () => {
     expect(() => loadConfig({ DATA_DIR: os.tmpdir(), PORT: 'eighty', JWT_SECRET: 'x' })).toThrow(/PORT/);
     expect(loadConfig({ DATA_DIR: os.tmpdir(), DEMO_ACCOUNT: 'off', JWT_SECRET: 'x' }).demo).toBeNull();
+    // Beyond loopback the demo account (published password) is off unless asked for.
+    expect(loadConfig({ DATA_DIR: os.tmpdir(), HOST: '0.0.0.0', JWT_SECRET: 'x' }).demo).toBeNull();
+    expect(loadConfig({ DATA_DIR: os.tmpdir(), HOST: '0.0.0.0', DEMO_ACCOUNT: 'on', JWT_SECRET: 'x' }).demo).not.toBeNull();
   });
 
   it('sends CORS headers for a configured origin only', async () => {

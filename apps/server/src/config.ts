@@ -74,7 +74,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const dataDir = path.resolve(env.DATA_DIR || path.join(repoRoot, 'data'));
   const host = env.HOST || '127.0.0.1';
   const port = int(env.PORT, 8080, 'PORT');
-  const demoDisabled = env.DEMO_ACCOUNT === 'off' || env.DEMO_ACCOUNT === 'false';
+  const loopback = ['127.0.0.1', 'localhost', '::1'].includes(host);
+  // A demo sign-in with a published password must not appear on a reachable server by accident:
+  // off by default beyond loopback, unless DEMO_ACCOUNT=on says so.
+  const demoDisabled = env.DEMO_ACCOUNT ? !bool(env.DEMO_ACCOUNT, true) : !loopback;
   return {
     port,
     host,
@@ -90,7 +93,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       .map((s) => s.trim())
       .filter(Boolean),
     bodyLimitBytes: int(env.BODY_LIMIT, 1024 * 1024, 'BODY_LIMIT'),
-    cookieSecure: bool(env.COOKIE_SECURE, !['127.0.0.1', 'localhost', '::1'].includes(host)),
+    cookieSecure: bool(env.COOKIE_SECURE, !loopback),
     demo: demoDisabled ? null : { email: env.DEMO_EMAIL || 'demo@phasewatch.dev', password: env.DEMO_PASSWORD || 'demo1234' },
     simulate: bool(env.SIMULATE, true),
     simulateHistoryDays: int(env.SIMULATE_HISTORY_DAYS, 365, 'SIMULATE_HISTORY_DAYS'),
