@@ -225,13 +225,40 @@ describe.each(DIALECTS)('accounts on %s', (dialect) => {
       expect(
         (await t.app.inject({ method: 'GET', url: '/api/account/userInfo', headers: { authorization: `Bearer ${newToken}` } })).statusCode,
       ).toBe(200);
-      // The spent token again: a replay, so the whole session ends.
+      // The spent token again within the grace window (another tab's simultaneous refresh): refused, session kept.
+      const early = await post('/api/account/refreshtoken', {}, cookieHeader(u.refreshCookie));
+      expect(early.statusCode).toBe(401);
+      expect(
+        (await t.app.inject({ method: 'GET', url: '/api/account/userInfo', headers: { authorization: `Bearer ${newToken}` } })).statusCode,
+      ).toBe(200);
+      // Later than that it is a replay of a leaked token, so the whole session ends.
+      await t.ctx.storage.db
+        .updateTable('refresh_tokens')
+        .set((eb) => ({ used_at: eb('used_at', '-', 60_000) }))
+        .where('used_at', 'is not', null)
+        .execute();
       const replay = await post('/api/account/refreshtoken', {}, cookieHeader(u.refreshCookie));
       expect(replay.statusCode).toBe(401);
       expect((await post('/api/account/refreshtoken', {}, cookieHeader(next))).statusCode).toBe(401);
       expect(
         (await t.app.inject({ method: 'GET', url: '/api/account/userInfo', headers: { authorization: `Bearer ${newToken}` } })).statusCode,
       ).toBe(401);
+    });
+
+    it('two simultaneous refreshes with one cookie keep the session', async () => {
+      const u = await signUp(t.app);
+      const [a, b] = await Promise.all([
+        post('/api/account/refreshtoken', {}, cookieHeader(u.refreshCookie)),
+        post('/api/account/refreshtoken', {}, cookieHeader(u.refreshCookie)),
+      ]);
+      expect([a.statusCode, b.statusCode].sort()).toEqual([200, 401]);
+      const winner = a.statusCode === 200 ? a : b;
+      const token = winner.json().token as string;
+      expect(
+        (await t.app.inject({ method: 'GET', url: '/api/account/userInfo', headers: { authorization: `Bearer ${token}` } })).statusCode,
+      ).toBe(200);
+      const next = winner.cookies.find((c) => c.name === REFRESH_COOKIE)?.value ?? '';
+      expect((await post('/api/account/refreshtoken', {}, cookieHeader(next))).statusCode).toBe(200);
     });
 
     it('answers 401 without or with an unknown refresh cookie', async () => {

@@ -32,6 +32,7 @@ export interface AccountsServiceOptions {
 }
 
 const RESET_TTL_MS = 60 * 60_000;
+const REFRESH_REUSE_GRACE_MS = 30_000;
 
 const pad = (n: number) => String(n).padStart(2, '0');
 /** Server dates are UTC `YYYY-MM-DD HH:mm:ss` (spec section 1). */
@@ -149,7 +150,10 @@ export class AccountsService {
     const row = await this.repo.findRefreshToken(sha256(refreshToken));
     if (!row || row.revoked_at !== null || row.expires_at <= now) throw unauthorized('Refresh token is invalid or expired');
     if (row.used_at !== null || !(await this.repo.markRefreshTokenUsed(row.id, now))) {
-      // Reuse of a rotated token means it leaked: end the whole session.
+      // Tabs of one browser share the cookie and may refresh at the same moment: a token rotated moments
+      // ago is refused without ending the session (the other tab's request rotated it).
+      if (row.used_at === null || now - row.used_at < REFRESH_REUSE_GRACE_MS) throw unauthorized('Refresh token was just rotated');
+      // Reuse of a rotated token later than that means it leaked: end the whole session.
       await this.repo.revokeFamily(row.family, now);
       this.opts.events?.emit('sessionRevoked', { sessionId: row.family, userId: row.user_id });
       this.log.warn({ userId: row.user_id }, 'refresh token reused; session revoked');
