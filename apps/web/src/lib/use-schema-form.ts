@@ -1,4 +1,5 @@
 import { useCallback, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 
 /** The parts of a zod object schema the form needs (kept structural so the web app stays zod-agnostic). */
 interface Issue {
@@ -25,6 +26,7 @@ export type FieldErrors<V> = Partial<Record<keyof V & string, string>>;
  * section 5), the whole form on submit. Errors are i18n keys (`validation.*`) or server texts.
  */
 export function useSchemaForm<V extends Record<string, unknown>, Out>(schema: ObjectSchema<Out>, initial: V) {
+  const { t } = useTranslation();
   const [values, setValues] = useState<V>(initial);
   const [errors, setErrors] = useState<FieldErrors<V>>({});
   const valuesRef = useRef(values);
@@ -73,8 +75,15 @@ export function useSchemaForm<V extends Record<string, unknown>, Out>(schema: Ob
     return null;
   }, [schema]);
 
-  /** Props for a text input: value, change/input/blur validation and its error key. */
+  /** The field's error as the user reads it: a `validation.*` key translated, a server text as it is. */
+  const errorText = (field: keyof V & string): string | undefined => {
+    const key = errors[field];
+    return key ? t(key, { defaultValue: key }) : undefined;
+  };
+
+  /** Props for a text input: value, change/input/blur validation and its translated error. */
   const textProps = (field: keyof V & string) => ({
+    error: errorText(field),
     name: field,
     value: String(values[field] ?? ''),
     onChange: (e: { currentTarget: { value: string } }) => setValue(field, e.currentTarget.value as V[typeof field]),
@@ -86,5 +95,5 @@ export function useSchemaForm<V extends Record<string, unknown>, Out>(schema: Ob
     },
   });
 
-  return { values, errors, setValue, setErrors, validate, validateField, reset, textProps };
+  return { values, errors, errorText, setValue, setErrors, validate, validateField, reset, textProps };
 }

@@ -30,14 +30,7 @@ export default function ForgotPasswordPage() {
           <Stack gap="sm">
             <Text size="sm">{t('auth.forgotIntro')}</Text>
             <ApiErrorAlert error={forgot.error} titleKey="auth.tryAgain" />
-            <TextInput
-              label={t('auth.email')}
-              type="email"
-              autoComplete="email"
-              required
-              {...form.textProps('email')}
-              error={form.errors.email && t(form.errors.email)}
-            />
+            <TextInput label={t('auth.email')} type="email" autoComplete="email" required {...form.textProps('email')} />
             <Button type="submit" loading={forgot.isPending} fullWidth>
               {t('auth.sendLink')}
             </Button>

@@ -34,13 +34,7 @@ export default function ResetPasswordPage() {
         >
           <Stack gap="sm">
             <ApiErrorAlert error={reset.error} titleKey="auth.tryAgain" />
-            <PasswordStrengthInput
-              label={t('auth.newPassword')}
-              autoComplete="new-password"
-              required
-              {...form.textProps('password')}
-              error={form.errors.password && t(form.errors.password)}
-            />
+            <PasswordStrengthInput label={t('auth.newPassword')} autoComplete="new-password" required {...form.textProps('password')} />
             <Button type="submit" loading={reset.isPending} fullWidth>
               {t('auth.setPassword')}
             </Button>

@@ -24,7 +24,6 @@ export function RegisterForm({ onRegistered }: { onRegistered(): void }) {
   });
   const register = useRegister();
   const countries = useMemo(() => countryOptions(i18n.language), [i18n.language]);
-  const err = (key?: string) => (key ? t(key) : undefined);
 
   return (
     <form
@@ -43,22 +42,9 @@ export function RegisterForm({ onRegistered }: { onRegistered(): void }) {
     >
       <Stack gap="sm">
         <ApiErrorAlert error={register.error} titleKey="auth.tryAgain" />
-        <TextInput
-          label={t('auth.email')}
-          type="email"
-          autoComplete="email"
-          required
-          {...form.textProps('email')}
-          error={err(form.errors.email)}
-        />
-        <PasswordStrengthInput
-          label={t('auth.password')}
-          autoComplete="new-password"
-          required
-          {...form.textProps('password')}
-          error={err(form.errors.password)}
-        />
-        <TextInput label={t('auth.fullName')} autoComplete="name" {...form.textProps('fullName')} error={err(form.errors.fullName)} />
+        <TextInput label={t('auth.email')} type="email" autoComplete="email" required {...form.textProps('email')} />
+        <PasswordStrengthInput label={t('auth.password')} autoComplete="new-password" required {...form.textProps('password')} />
+        <TextInput label={t('auth.fullName')} autoComplete="name" {...form.textProps('fullName')} />
         <Select
           label={t('auth.country')}
           required
@@ -67,7 +53,7 @@ export function RegisterForm({ onRegistered }: { onRegistered(): void }) {
           value={form.values.country}
           onChange={(v) => form.setValue('country', v ?? '')}
           onBlur={() => form.validateField('country', form.values.country)}
-          error={err(form.errors.country)}
+          error={form.errorText('country')}
           nothingFoundMessage="—"
         />
         <Select

@@ -14,7 +14,6 @@ export function SignInForm({ onSignedIn, compact = false }: { onSignedIn(): void
   const { t } = useTranslation();
   const form = useSchemaForm(loginRequestSchema, { email: '', password: '' });
   const login = useLogin();
-  const err = (key?: string) => (key ? t(key) : undefined);
 
   return (
     <form
@@ -40,7 +39,6 @@ export function SignInForm({ onSignedIn, compact = false }: { onSignedIn(): void
           autoComplete="username"
           required
           {...form.textProps('email')}
-          error={err(form.errors.email)}
           data-autofocus
           autoFocus
         />
@@ -49,7 +47,6 @@ export function SignInForm({ onSignedIn, compact = false }: { onSignedIn(): void
           autoComplete="current-password"
           required
           {...form.textProps('password')}
-          error={err(form.errors.password)}
           visibilityToggleButtonProps={{ 'aria-label': t('widgets.showPassword') }}
         />
         <Button type="submit" loading={login.isPending} fullWidth mt="xs">

@@ -23,7 +23,6 @@ export function ProfileForm({ user }: { user: User }) {
   const zones = useMemo(() => timezoneOptions(form.values.country, form.values.timezone), [form.values.country, form.values.timezone]);
   const { reset } = form;
   useEffect(() => reset(toValues(user)), [user, reset]);
-  const err = (key?: string) => (key ? t(key, { defaultValue: key }) : undefined);
 
   return (
     <form
@@ -54,7 +53,7 @@ export function ProfileForm({ user }: { user: User }) {
     >
       <Stack gap="sm" maw={560}>
         <TextInput label={t('profile.email')} value={user.email} readOnly disabled description={t('profile.emailReadOnly')} name="email" />
-        <TextInput label={t('profile.fullName')} autoComplete="name" {...form.textProps('fullName')} error={err(form.errors.fullName)} />
+        <TextInput label={t('profile.fullName')} autoComplete="name" {...form.textProps('fullName')} />
         <Select
           label={t('profile.country')}
           name="country"
@@ -67,7 +66,7 @@ export function ProfileForm({ user }: { user: User }) {
             if (v) form.setValue('timezone', timezoneForCountry(v));
           }}
           onBlur={() => form.validateField('country', form.values.country)}
-          error={err(form.errors.country)}
+          error={form.errorText('country')}
           nothingFoundMessage="—"
           comboboxProps={{ zIndex: 200 }}
         />
@@ -81,7 +80,7 @@ export function ProfileForm({ user }: { user: User }) {
           value={form.values.timezone || null}
           onChange={(v) => form.setValue('timezone', v ?? '')}
           onBlur={() => form.validateField('timezone', form.values.timezone)}
-          error={err(form.errors.timezone)}
+          error={form.errorText('timezone')}
           comboboxProps={{ zIndex: 200 }}
         />
         <Select
@@ -92,7 +91,7 @@ export function ProfileForm({ user }: { user: User }) {
           value={form.values.language}
           onChange={(v) => form.setValue('language', (v ?? 'en') as Language)}
           allowDeselect={false}
-          error={err(form.errors.language)}
+          error={form.errorText('language')}
           comboboxProps={{ zIndex: 200 }}
         />
         <Group justify="space-between" mt="sm" wrap="wrap">
