@@ -315,14 +315,26 @@ export class ReadingsRepository {
       return;
     }
     await this.ensurePartitions(work);
+    await this.pgLockedTransaction(
+      work.map((b) => b.deviceId),
+      async (client) => {
+        for (const b of work) await this.writeDevicePg(client, b);
+      },
+    );
+  }
+
+  /**
+   * One PostgreSQL transaction holding the devices' advisory locks, taken in id order so two writers
+   * never deadlock on each other's devices; rolled back on any error.
+   */
+  private async pgLockedTransaction(deviceIds: readonly number[], body: (client: pg.PoolClient) => Promise<void>): Promise<void> {
     const client = await (this.storage.pgPool as pg.Pool).connect();
     try {
       await client.query('BEGIN');
-      // Lock devices in id order so two writers never deadlock on each other's devices.
-      for (const id of [...new Set(work.map((b) => b.deviceId))].sort((a, b) => a - b)) {
+      for (const id of [...new Set(deviceIds)].sort((a, b) => a - b)) {
         await client.query('SELECT pg_advisory_xact_lock(7341, $1)', [id]);
       }
-      for (const b of work) await this.writeDevicePg(client, b);
+      await body(client);
       await client.query('COMMIT');
     } catch (err) {
       await client.query('ROLLBACK').catch(() => {});
@@ -584,19 +596,10 @@ export class ReadingsRepository {
       })();
       return;
     }
-    const client = await (this.storage.pgPool as pg.Pool).connect();
-    try {
-      await client.query('BEGIN');
-      await client.query('SELECT pg_advisory_xact_lock(7341, $1)', [deviceId]);
+    await this.pgLockedTransaction([deviceId], async (client) => {
       await client.query('DELETE FROM rollup_day WHERE device_id = $1', [deviceId]);
       await this.pgUpsert(client, this.rowsWrite('rollup_day', deviceId, cols, values));
-      await client.query('COMMIT');
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw err;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   /** Deletes a device with its readings and rollups in one transaction. */
@@ -609,18 +612,9 @@ export class ReadingsRepository {
       })();
       return;
     }
-    const client = await (this.storage.pgPool as pg.Pool).connect();
-    try {
-      await client.query('BEGIN');
-      await client.query('SELECT pg_advisory_xact_lock(7341, $1)', [deviceId]);
+    await this.pgLockedTransaction([deviceId], async (client) => {
       for (const t of tables) await client.query(`DELETE FROM ${t} WHERE ${t === 'devices' ? 'id' : 'device_id'} = $1`, [deviceId]);
-      await client.query('COMMIT');
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw err;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   /**
