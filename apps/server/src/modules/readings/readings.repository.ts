@@ -557,19 +557,29 @@ export class ReadingsRepository {
     return out;
   }
 
-  /** Parameters the device has any rollup data for in [from, to) at a level. */
-  async presentIn(table: RollupTable, deviceId: number, from: number, to: number): Promise<string[]> {
-    const checks = [
-      ...INSTANT_PARAMETERS.map((p) => `MAX(CASE WHEN ${q(`${p}_n`)} IS NOT NULL THEN 1 ELSE 0 END) AS ${q(p)}`),
-      ...COUNTER_PARAMETERS.map((p) => `MAX(CASE WHEN ${q(`${p}_first`)} IS NOT NULL THEN 1 ELSE 0 END) AS ${q(p)}`),
-    ];
+  /**
+   * Parameters the device has any rollup data for in [from, to) at a level; `among` limits the check to
+   * those parameters (the energy source asks about 4 counters, not all ~60 columns).
+   */
+  async presentIn(
+    table: RollupTable,
+    deviceId: number,
+    from: number,
+    to: number,
+    among: readonly string[] = [...INSTANT_PARAMETERS, ...COUNTER_PARAMETERS],
+  ): Promise<string[]> {
+    const checks = among.map((p) =>
+      COUNTER_PARAMETERS.includes(p)
+        ? `MAX(CASE WHEN ${q(`${p}_first`)} IS NOT NULL THEN 1 ELSE 0 END) AS ${q(p)}`
+        : `MAX(CASE WHEN ${q(`${p}_n`)} IS NOT NULL THEN 1 ELSE 0 END) AS ${q(p)}`,
+    );
     const rows = await this.all(`SELECT ${checks.join(', ')} FROM ${table} WHERE device_id = ? AND bucket >= ? AND bucket < ?`, [
       deviceId,
       from,
       to,
     ]);
     const row = rows[0] ?? {};
-    return [...INSTANT_PARAMETERS, ...COUNTER_PARAMETERS].filter((p) => Number(row[p]) === 1);
+    return among.filter((p) => Number(row[p]) === 1);
   }
 
   /** True when local-day rows of another timezone exist (the owner changed zone): they must be rebuilt. */

@@ -184,10 +184,10 @@ export class ReadingsService {
    * counters (eai1…eai3 for import, eae1…eae3 for export).
    */
   private async energySource(deviceId: number, direction: EnergyDirection): Promise<string[]> {
-    const present = await this.repo.presentIn('rollup_1h', deviceId, 0, Number.MAX_SAFE_INTEGER);
-    if (present.includes(`energy3phases_${direction}`)) return [`energy3phases_${direction}`];
-    const prefix = direction === 'import' ? 'eai' : 'eae';
-    return [1, 2, 3].map((n) => `${prefix}${n}`).filter((p) => present.includes(p));
+    const total = `energy3phases_${direction}`;
+    const phases = [1, 2, 3].map((n) => `${direction === 'import' ? 'eai' : 'eae'}${n}`);
+    const present = await this.repo.presentIn('rollup_1h', deviceId, 0, Number.MAX_SAFE_INTEGER, [total, ...phases]);
+    return present.includes(total) ? [total] : phases.filter((p) => present.includes(p));
   }
 
   /** Energy of each bucket (summed over the source counters) given buckets in order from the very first. */
