@@ -22,10 +22,13 @@ class StaticProvider implements MigrationProvider {
   }
 }
 
-/** Runs every pending migration in name order; throws with the failing migration's name. */
-export async function migrateToLatest(db: Kysely<unknown>, dialect: Dialect): Promise<string[]> {
+/**
+ * Runs every pending migration in name order (or up to and including `upTo`: tests of a migration
+ * start from the schema before it); throws with the failing migration's name.
+ */
+export async function migrateToLatest(db: Kysely<unknown>, dialect: Dialect, upTo?: string): Promise<string[]> {
   const migrator = new Migrator({ db, provider: new StaticProvider(dialect) });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = upTo === undefined ? await migrator.migrateToLatest() : await migrator.migrateTo(upTo);
   const failed = results?.find((r) => r.status === 'Error');
   if (error) {
     const reason = error instanceof Error ? error.message : String(error);

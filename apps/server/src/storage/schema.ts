@@ -42,9 +42,7 @@ export interface Database {
   password_resets: PasswordResetsTable;
   devices: DevicesTable;
   readings: ReadingsTable;
-  rollup_5m: RollupLevelTable;
-  rollup_15m: RollupLevelTable;
-  rollup_1h: RollupLevelTable;
+  rollup_packed: RollupPackedTable;
   rollup_day: RollupDayTable;
 }
 
@@ -92,6 +90,17 @@ export interface RollupLevelTable {
   device_id: number;
   bucket: number;
   n: number;
+}
+
+/** UTC rollup levels (5 min, 15 min, 1 h), one row per device, level, parameter and span of 96 buckets (see readings.packed.ts). */
+export interface RollupPackedTable {
+  device_id: number;
+  /** Bucket width in ms. */
+  width: number;
+  /** Catalogue parameter, or `_n` for the reading counts. */
+  param: string;
+  span: number;
+  data: Uint8Array;
 }
 
 export interface RollupDayTable extends RollupLevelTable {

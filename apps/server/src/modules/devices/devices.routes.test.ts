@@ -164,7 +164,7 @@ describe.each(DIALECTS)('devices API (%s)', (dialect) => {
         .where('device_id', '=', created.device.id)
         .executeTakeFirstOrThrow();
       const r5 = await db
-        .selectFrom('rollup_5m')
+        .selectFrom('rollup_packed')
         .select((eb) => eb.fn.countAll().as('n'))
         .where('device_id', '=', created.device.id)
         .executeTakeFirstOrThrow();
@@ -175,7 +175,8 @@ describe.each(DIALECTS)('devices API (%s)', (dialect) => {
         .executeTakeFirstOrThrow();
       return [Number(r.n), Number(r5.n), Number(d.n)];
     };
-    expect(await count()).toEqual([1, 1, 1]);
+    // One raw row; packed rollups: 3 UTC levels × (eai1, vave1, reading counts); one local day.
+    expect(await count()).toEqual([1, 9, 1]);
     const del = await t.app.inject({ method: 'DELETE', url: `/api/devices/${created.device.id}`, headers: alice.auth });
     expect(del.statusCode).toBe(200);
     expect(await count()).toEqual([0, 0, 0]);

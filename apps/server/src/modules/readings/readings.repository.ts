@@ -2,9 +2,24 @@ import { COUNTER_PARAMETERS, INSTANT_PARAMETERS, localDayStarts, startOfLocalDay
 import type SqliteDatabase from 'better-sqlite3';
 import type pg from 'pg';
 import type { Storage } from '../../storage/database.js';
-import { COUNTER_SUFFIXES, INSTANT_SUFFIXES, type RollupTable } from './readings.columns.js';
 import {
-  aggregate,
+  blobHasValueIn,
+  COUNT_PARAM,
+  decodeBlob,
+  lastCounterIn,
+  levelFromPacked,
+  PACKED_WIDTHS,
+  type Packed,
+  type PackedLevel,
+  type PackedRow,
+  type PackedWrite,
+  packedOf,
+  packedWrites,
+  SLOTS,
+  spanOf,
+} from './readings.packed.js';
+import {
+  emptyLevel,
   fillLevelRow,
   floorTo,
   foldLevel,
@@ -12,14 +27,12 @@ import {
   type Level,
   levelFromArrays,
   levelFromRaw,
-  levelFromRows,
   M5,
   M15,
   overlayLevel,
   type ParamSet,
   paramSetColumns,
   paramSetOf,
-  presentParams,
   type RawColumns,
   type Row,
   sliceLevel,
@@ -33,13 +46,14 @@ export interface DeviceBatch {
   readings: { ts: number; values: Record<string, number> }[];
 }
 
-type Value = number | string | null;
+type Value = number | string | Buffer | null;
 
 /** What a write reads before it computes: the stored rows around the batch, only the batch's parameters. */
 interface Snapshot {
   raw: Row[];
-  m5: Row[];
-  m15: Row[];
+  m5: Packed;
+  m15: Packed;
+  h1: Packed;
 }
 
 interface Ranges {
@@ -77,6 +91,10 @@ const PG_COLUMN_TYPES: Record<string, string> = {
   bucket_end: 'int8',
   n: 'int4',
   tz: 'text',
+  width: 'int4',
+  param: 'text',
+  span: 'int8',
+  data: 'bytea',
 };
 
 /** Bound values per multi-row SQLite statement: ~33 raw readings or ~9 rollup rows of a 10-parameter device. */
@@ -92,14 +110,6 @@ function rangesOf(b: DeviceBatch): Ranges {
   const endOfDays = endOfDay(max, b.tz);
   days.push(endOfDays);
   return { r5, r15, r60, days, m15Read: [Math.min(r60[0], days[0] as number), Math.max(r60[1], endOfDays)] };
-}
-
-function levelColumns(rows: readonly Row[]): string[] {
-  const { instant, counter } = presentParams(rows, false);
-  return [
-    ...instant.flatMap((p) => INSTANT_SUFFIXES.map((s) => `${p}_${s}`)),
-    ...counter.flatMap((p) => COUNTER_SUFFIXES.map((s) => `${p}_${s}`)),
-  ];
 }
 
 /** The parameters a batch carries (one pass over the keys; batch readings hold only their own). */
@@ -165,39 +175,12 @@ function planWrite(b: DeviceBatch, ps: ParamSet, r: Ranges, snap: Snapshot): Pla
   const raw = mergedRaw(batch, names, snap.raw);
 
   const m5 = levelFromRaw(raw, ps, M5);
-  const m5All = overlayLevel(levelFromRows(snap.m5, ps), m5, ps);
+  const m5All = overlayLevel(levelFromPacked(snap.m5, ps, M5, r.r15[0], r.r15[1]), m5, ps);
   const m15 = foldLevel(sliceLevel(m5All, r.r15[0], r.r15[1], ps), ps, (t) => floorTo(t, M15));
-  const m15All = overlayLevel(levelFromRows(snap.m15, ps), m15, ps);
+  const m15All = overlayLevel(levelFromPacked(snap.m15, ps, M15, r.m15Read[0], r.m15Read[1]), m15, ps);
   const h1 = foldLevel(sliceLevel(m15All, r.r60[0], r.r60[1], ps), ps, (t) => floorTo(t, H1));
-  const edges = r.days;
-  let e = 0;
-  const day = foldLevel(sliceLevel(m15All, edges[0] as number, edges[edges.length - 1] as number, ps), ps, (t) => {
-    while (t >= (edges[e + 1] as number)) e++;
-    return edges[e] as number;
-  });
-  const dayEnd = new Map<number, number>();
-  for (let i = 0; i + 1 < edges.length; i++) dayEnd.set(edges[i] as number, edges[i + 1] as number);
-
-  const cols = paramSetColumns(ps);
-  const levelWrite = (table: RollupTable, l: Level): TableWrite => ({
-    table,
-    key: ['device_id', 'bucket'],
-    cols: table === 'rollup_day' ? ['n', 'bucket_end', 'tz', ...cols] : ['n', ...cols],
-    count: l.bucket.length,
-    keepOld: false,
-    fill(k, out, offset) {
-      const bucket = l.bucket[k] as number;
-      out[offset] = b.deviceId;
-      out[offset + 1] = bucket;
-      out[offset + 2] = l.n[k] as number;
-      let o = offset + 3;
-      if (table === 'rollup_day') {
-        out[o++] = dayEnd.get(bucket) ?? null;
-        out[o++] = b.tz;
-      }
-      fillLevelRow(l, k, out, o);
-    },
-  });
+  const day = daysOf(m15All, r.days, ps);
+  const packed = [...packedWrites(m5, ps, M5, snap.m5), ...packedWrites(m15, ps, M15, snap.m15), ...packedWrites(h1, ps, H1, snap.h1)];
   const newestReading = b.readings[b.readings.length - 1];
   return {
     writes: [
@@ -216,32 +199,62 @@ function planWrite(b: DeviceBatch, ps: ParamSet, r: Ranges, snap: Snapshot): Pla
           }
         },
       },
-      levelWrite('rollup_5m', m5),
-      levelWrite('rollup_15m', m15),
-      levelWrite('rollup_1h', h1),
-      levelWrite('rollup_day', day),
+      packedTableWrite(b.deviceId, packed),
+      dayTableWrite(b.deviceId, b.tz, day, r.days, ps),
     ],
     newest: { ts: newestReading?.ts ?? 0, rssi: newestReading?.values.rssi ?? null },
   };
 }
 
-/** Local-day rows from 15-minute rows in order; `edges` are the day starts plus the end of the last day. */
-function dayRows(m15: readonly Row[], edges: readonly number[], tz: string): Row[] {
-  let i = 0;
-  const rows = aggregate(
-    m15,
-    (row) => {
-      while ((row.bucket as number) >= (edges[i + 1] as number)) i++;
-      return edges[i] as number;
+/** 15-minute buckets folded into the local days whose starts are `edges` (plus the end of the last day). */
+function daysOf(m15: Level, edges: readonly number[], ps: ParamSet): Level {
+  if (edges.length < 2) return emptyLevel(ps);
+  let e = 0;
+  return foldLevel(sliceLevel(m15, edges[0] as number, edges[edges.length - 1] as number, ps), ps, (t) => {
+    while (t >= (edges[e + 1] as number)) e++;
+    return edges[e] as number;
+  });
+}
+
+/** Upserts of local-day rows (each with its end and the zone it was built in). */
+function dayTableWrite(deviceId: number, tz: string, day: Level, edges: readonly number[], ps: ParamSet): TableWrite {
+  const dayEnd = new Map<number, number>();
+  for (let i = 0; i + 1 < edges.length; i++) dayEnd.set(edges[i] as number, edges[i + 1] as number);
+  return {
+    table: 'rollup_day',
+    key: ['device_id', 'bucket'],
+    cols: ['n', 'bucket_end', 'tz', ...paramSetColumns(ps)],
+    count: day.bucket.length,
+    keepOld: false,
+    fill(k, out, offset) {
+      const bucket = day.bucket[k] as number;
+      out[offset] = deviceId;
+      out[offset + 1] = bucket;
+      out[offset + 2] = day.n[k] as number;
+      out[offset + 3] = dayEnd.get(bucket) ?? null;
+      out[offset + 4] = tz;
+      fillLevelRow(day, k, out, offset + 5);
     },
-    false,
-  );
-  for (const row of rows) {
-    const k = edges.indexOf(row.bucket as number);
-    row.bucket_end = edges[k + 1] ?? null;
-    row.tz = tz;
-  }
-  return rows;
+  };
+}
+
+/** Upserts of packed rows (see readings.packed.ts). */
+function packedTableWrite(deviceId: number, rows: readonly PackedWrite[]): TableWrite {
+  return {
+    table: 'rollup_packed',
+    key: ['device_id', 'width', 'param', 'span'],
+    cols: ['data'],
+    count: rows.length,
+    keepOld: false,
+    fill(k, out, offset) {
+      const w = rows[k] as PackedWrite;
+      out[offset] = deviceId;
+      out[offset + 1] = w.width;
+      out[offset + 2] = w.param;
+      out[offset + 3] = w.span;
+      out[offset + 4] = w.data;
+    },
+  };
 }
 
 function upsertSql(
@@ -344,26 +357,41 @@ export class ReadingsRepository {
     }
   }
 
-  /** The snapshot reads of a write: only `ts`/`bucket`, `n` and the batch's parameters, over the batch's span. */
-  private readSql(ps: ParamSet, r: Ranges): [string, readonly [number, number]][] {
-    const names = [...ps.instant, ...ps.counter].map(q).join(', ');
-    const cols = ['bucket', 'n', ...paramSetColumns(ps).map(q)].join(', ');
-    return [
-      [`SELECT ts, ${names} FROM readings WHERE device_id = ? AND ts >= ? AND ts < ? ORDER BY ts`, r.r5],
-      [`SELECT ${cols} FROM rollup_5m WHERE device_id = ? AND bucket >= ? AND bucket < ? ORDER BY bucket`, r.r15],
-      [`SELECT ${cols} FROM rollup_15m WHERE device_id = ? AND bucket >= ? AND bucket < ? ORDER BY bucket`, r.m15Read],
+  /**
+   * The snapshot reads of a write, as SQL and parameters: raw rows of the batch's 5-minute buckets, and
+   * the stored spans of each packed level the write recomputes from or rewrites (5-minute spans
+   * around the touched quarter-hours, 15-minute spans of the touched hours and local days, hour spans),
+   * each only for the batch's parameters and the reading counts.
+   */
+  private snapshotReads(deviceId: number, ps: ParamSet, r: Ranges): { raw: [string, Value[]]; packed: [string, Value[]][] } {
+    const names = [...ps.instant, ...ps.counter];
+    const params = [...names, COUNT_PARAM];
+    const inList = params.map(() => '?').join(', ');
+    const packedSql = `SELECT param, span, data FROM rollup_packed WHERE device_id = ? AND width = ? AND param IN (${inList}) AND span >= ? AND span < ?`;
+    const level = (width: number, [lo, hi]: readonly [number, number]): [string, Value[]] => [
+      packedSql,
+      [deviceId, width, ...params, spanOf(lo, width), hi],
     ];
+    return {
+      raw: [
+        `SELECT ts, ${names.map(q).join(', ')} FROM readings WHERE device_id = ? AND ts >= ? AND ts < ? ORDER BY ts`,
+        [deviceId, ...r.r5],
+      ],
+      packed: [level(M5, r.r15), level(M15, r.m15Read), level(H1, r.r60)],
+    };
   }
 
   private writeDeviceSqlite(b: DeviceBatch): void {
     const ps = batchParams(b);
     const r = rangesOf(b);
-    const [raw, m5, m15] = this.readSql(ps, r).map(([sql, range]) => this.stmt(sql).all(b.deviceId, ...range) as Row[]) as [
-      Row[],
-      Row[],
-      Row[],
+    const reads = this.snapshotReads(b.deviceId, ps, r);
+    const raw = this.stmt(reads.raw[0]).all(...reads.raw[1]) as Row[];
+    const [m5, m15, h1] = reads.packed.map(([sql, args]) => packedOf(this.stmt(sql).all(...args) as PackedRow[])) as [
+      Packed,
+      Packed,
+      Packed,
     ];
-    const plan = planWrite(b, ps, r, { raw, m5, m15 });
+    const plan = planWrite(b, ps, r, { raw, m5, m15, h1 });
     for (const w of plan.writes) this.upsertSqlite(w);
     this.stmt(
       'UPDATE devices SET last_rssi = COALESCE(?, last_rssi), last_seen = ? WHERE id = ? AND (last_seen IS NULL OR last_seen <= ?)',
@@ -400,10 +428,13 @@ export class ReadingsRepository {
   private async writeDevicePg(client: pg.PoolClient, b: DeviceBatch): Promise<void> {
     const ps = batchParams(b);
     const r = rangesOf(b);
-    // One client runs one query at a time: read the three levels in turn.
-    const snap: Row[][] = [];
-    for (const [sql, range] of this.readSql(ps, r)) snap.push((await client.query(toPg(sql), [b.deviceId, ...range])).rows as Row[]);
-    const plan = planWrite(b, ps, r, { raw: snap[0] ?? [], m5: snap[1] ?? [], m15: snap[2] ?? [] });
+    const reads = this.snapshotReads(b.deviceId, ps, r);
+    // One client runs one query at a time: read the raw rows and the three levels in turn.
+    const raw = (await client.query(toPg(reads.raw[0]), reads.raw[1])).rows as Row[];
+    const levels: Packed[] = [];
+    for (const [sql, args] of reads.packed) levels.push(packedOf((await client.query(toPg(sql), args)).rows as PackedRow[]));
+    const [m5, m15, h1] = levels as [Packed, Packed, Packed];
+    const plan = planWrite(b, ps, r, { raw, m5, m15, h1 });
     for (const w of plan.writes) await this.pgUpsert(client, w);
     await client.query(
       'UPDATE devices SET last_rssi = COALESCE($1, last_rssi), last_seen = $2 WHERE id = $3 AND (last_seen IS NULL OR last_seen <= $2)',
@@ -438,22 +469,6 @@ export class ReadingsRepository {
       this.pgSql.set(shape, stmt);
     }
     await client.query({ name: stmt.name, text: stmt.text, values: columns });
-  }
-
-  /** Rows of `rows` (stored rollup rows) upserted as they are: the rebuild of local days. */
-  private rowsWrite(table: RollupTable, deviceId: number, cols: readonly string[], values: Value[][]): TableWrite {
-    return {
-      table,
-      key: ['device_id', 'bucket'],
-      cols: cols.slice(1),
-      count: values.length,
-      keepOld: false,
-      fill(k, out, offset) {
-        const v = values[k] as Value[];
-        out[offset] = deviceId;
-        for (let j = 0; j < v.length; j++) out[offset + 1 + j] = v[j] as Value;
-      },
-    };
   }
 
   /** Creates the monthly partitions (UTC months) the timestamps fall in, once per process. */
@@ -500,45 +515,63 @@ export class ReadingsRepository {
   }
 
   /**
-   * Rollup rows of a level in [from, to) for a parameter set, column-wise. Rows come back as arrays
-   * (better-sqlite3 raw mode, pg `rowMode: 'array'`): a year of 15-minute rows as objects with ~40 keys
-   * each cost over a second in object creation and GC; as arrays a fraction of that.
+   * A level's buckets in [from, to) for a parameter set, column-wise. The UTC levels come from packed
+   * rows (a year of 15-minute data for one parameter: 365 blobs). Local days are wide rows, read as
+   * arrays (better-sqlite3 raw mode, pg `rowMode: 'array'`) rather than objects with ~40 keys each.
    */
-  async levelOf(table: RollupTable, deviceId: number, from: number, to: number, ps: ParamSet, tz?: string): Promise<Level> {
-    const cols = paramSetColumns(ps).map(q);
-    const isDay = table === 'rollup_day';
-    const sql = `SELECT bucket, n${cols.length ? `, ${cols.join(', ')}` : ''} FROM ${table} WHERE device_id = ? AND bucket >= ? AND bucket < ?${isDay ? ' AND tz = ?' : ''} ORDER BY bucket`;
-    const params: Value[] = isDay ? [deviceId, from, to, tz ?? ''] : [deviceId, from, to];
-    let rows: Value[][];
-    const sqlite = this.sqlite;
-    if (sqlite) {
-      let s = this.arrayStmts.get(sql);
-      if (!s) {
-        s = sqlite.prepare(sql).raw(true);
-        this.arrayStmts.set(sql, s);
-      }
-      rows = s.all(...params) as Value[][];
-    } else {
-      rows = (await (this.storage.pgPool as pg.Pool).query<Value[]>({ text: toPg(sql), values: params, rowMode: 'array' })).rows;
+  async levelOf(level: PackedLevel | 'day', deviceId: number, from: number, to: number, ps: ParamSet, tz?: string): Promise<Level> {
+    if (level !== 'day') {
+      const width = PACKED_WIDTHS[level];
+      const params = [...ps.instant, ...ps.counter, COUNT_PARAM];
+      const sql = `SELECT param, span, data FROM rollup_packed WHERE device_id = ? AND width = ? AND param IN (${params.map(() => '?').join(', ')}) AND span >= ? AND span < ?`;
+      const rows = await this.allArrays(sql, [deviceId, width, ...params, spanOf(from, width), to]);
+      return levelFromPacked(packedOf(rows.map(([param, span, data]) => ({ param, span, data }) as PackedRow)), ps, width, from, to);
     }
-    return levelFromArrays(rows, ps);
+    const cols = paramSetColumns(ps).map(q);
+    const sql = `SELECT bucket, n${cols.length ? `, ${cols.join(', ')}` : ''} FROM rollup_day WHERE device_id = ? AND bucket >= ? AND bucket < ? AND tz = ? ORDER BY bucket`;
+    return levelFromArrays(await this.allArrays(sql, [deviceId, from, to, tz ?? '']), ps);
   }
 
-  /** For each counter, its last reading before `before` (from the 1-hour level), or null. */
+  /** A SELECT's rows as arrays (better-sqlite3 raw mode, pg `rowMode: 'array'`): no object per row. */
+  private async allArrays(sql: string, params: Value[]): Promise<Value[][]> {
+    const sqlite = this.sqlite;
+    if (!sqlite) {
+      return (await (this.storage.pgPool as pg.Pool).query<Value[]>({ text: toPg(sql), values: params, rowMode: 'array' })).rows;
+    }
+    let s = this.arrayStmts.get(sql);
+    if (!s) {
+      s = sqlite.prepare(sql).raw(true);
+      this.arrayStmts.set(sql, s);
+    }
+    return s.all(...params) as Value[][];
+  }
+
+  /**
+   * For each counter, its last reading before `before`, or null: from the 5-minute level within the
+   * hour holding `before`, else from the last hour before it that has one.
+   */
   async lastCountersBefore(deviceId: number, before: number, counters: readonly string[]): Promise<Record<string, number | null>> {
     const out: Record<string, number | null> = {};
+    const hour = floorTo(before, H1);
+    const blobSql = 'SELECT span, data FROM rollup_packed WHERE device_id = ? AND width = ? AND param = ? AND span = ?';
+    const olderSql =
+      'SELECT span, data FROM rollup_packed WHERE device_id = ? AND width = ? AND param = ? AND span < ? ORDER BY span DESC LIMIT 8';
     for (const c of counters) {
-      const rows = await this.all(
-        `SELECT ${q(`${c}_last`)} AS v FROM rollup_1h WHERE device_id = ? AND bucket < ? AND ${q(`${c}_last`)} IS NOT NULL ORDER BY bucket DESC LIMIT 1`,
-        [deviceId, floorTo(before, H1)],
-      );
-      // The hour containing `before` may hold readings before it: take them from the 5-minute level.
-      const inHour = await this.all(
-        `SELECT ${q(`${c}_last`)} AS v FROM rollup_5m WHERE device_id = ? AND bucket >= ? AND bucket < ? AND ${q(`${c}_last`)} IS NOT NULL ORDER BY bucket DESC LIMIT 1`,
-        [deviceId, floorTo(before, H1), before],
-      );
-      const v = inHour[0]?.v ?? rows[0]?.v;
-      out[c] = v === undefined || v === null ? null : Number(v);
+      const span5 = spanOf(hour, M5);
+      const [m5] = await this.all(blobSql, [deviceId, M5, c, span5]);
+      let v = m5 ? lastCounterIn(decodeBlob(m5.data as unknown as Uint8Array), span5, M5, before, hour) : null;
+      // Stored blobs hold at least one reading, so this rarely reads past the first span.
+      let below = spanOf(hour, H1) + SLOTS * H1;
+      while (v === null) {
+        const rows = await this.all(olderSql, [deviceId, H1, c, below]);
+        for (const r of rows) {
+          below = Number(r.span);
+          v = lastCounterIn(decodeBlob(r.data as unknown as Uint8Array), below, H1, hour);
+          if (v !== null) break;
+        }
+        if (rows.length < 8) break;
+      }
+      out[c] = v;
     }
     return out;
   }
@@ -559,27 +592,55 @@ export class ReadingsRepository {
 
   /**
    * Parameters the device has any rollup data for in [from, to) at a level; `among` limits the check to
-   * those parameters (the energy source asks about 4 counters, not all ~60 columns).
+   * those parameters (the energy source asks about 4 counters, not all ~60).
    */
   async presentIn(
-    table: RollupTable,
+    level: PackedLevel | 'day',
     deviceId: number,
     from: number,
     to: number,
     among: readonly string[] = [...INSTANT_PARAMETERS, ...COUNTER_PARAMETERS],
   ): Promise<string[]> {
-    const checks = among.map((p) =>
-      COUNTER_PARAMETERS.includes(p)
-        ? `MAX(CASE WHEN ${q(`${p}_first`)} IS NOT NULL THEN 1 ELSE 0 END) AS ${q(p)}`
-        : `MAX(CASE WHEN ${q(`${p}_n`)} IS NOT NULL THEN 1 ELSE 0 END) AS ${q(p)}`,
+    if (among.length === 0) return [];
+    const inList = among.map(() => '?').join(', ');
+    if (level === 'day') {
+      const checks = among.map((p) =>
+        COUNTER_PARAMETERS.includes(p)
+          ? `MAX(CASE WHEN ${q(`${p}_first`)} IS NOT NULL THEN 1 ELSE 0 END) AS ${q(p)}`
+          : `MAX(CASE WHEN ${q(`${p}_n`)} IS NOT NULL THEN 1 ELSE 0 END) AS ${q(p)}`,
+      );
+      const rows = await this.all(`SELECT ${checks.join(', ')} FROM rollup_day WHERE device_id = ? AND bucket >= ? AND bucket < ?`, [
+        deviceId,
+        from,
+        to,
+      ]);
+      const row = rows[0] ?? {};
+      return among.filter((p) => Number(row[p]) === 1);
+    }
+    const width = PACKED_WIDTHS[level];
+    const length = SLOTS * width;
+    // Spans wholly inside the range: a stored blob always holds a value, so its presence is the answer.
+    const firstWhole = Math.ceil(from / length) * length;
+    const found = new Set<string>();
+    const whole = await this.all(
+      `SELECT DISTINCT param FROM rollup_packed WHERE device_id = ? AND width = ? AND param IN (${inList}) AND span >= ? AND span <= ?`,
+      [deviceId, width, ...among, firstWhole, to - length],
     );
-    const rows = await this.all(`SELECT ${checks.join(', ')} FROM ${table} WHERE device_id = ? AND bucket >= ? AND bucket < ?`, [
-      deviceId,
-      from,
-      to,
-    ]);
-    const row = rows[0] ?? {};
-    return among.filter((p) => Number(row[p]) === 1);
+    for (const r of whole) found.add(String(r.param));
+    // The spans cut by the range's ends: look at their buckets.
+    const edges = [...new Set([spanOf(from, width), spanOf(to - 1, width)])].filter((span) => span < firstWhole || span + length > to);
+    if (edges.length > 0) {
+      const rows = await this.all(
+        `SELECT param, span, data FROM rollup_packed WHERE device_id = ? AND width = ? AND param IN (${inList}) AND span IN (${edges.map(() => '?').join(', ')})`,
+        [deviceId, width, ...among, ...edges],
+      );
+      for (const r of rows) {
+        const param = String(r.param);
+        const data = decodeBlob(r.data as unknown as Uint8Array);
+        if (blobHasValueIn({ counter: COUNTER_PARAMETERS.includes(param) }, data, Number(r.span), width, from, to)) found.add(param);
+      }
+    }
+    return among.filter((p) => found.has(p));
   }
 
   /** True when local-day rows of another timezone exist (the owner changed zone): they must be rebuilt. */
@@ -590,31 +651,29 @@ export class ReadingsRepository {
 
   /** Rebuilds every local day of a device in `tz` from its 15-minute rollups. */
   async rebuildDays(deviceId: number, tz: string): Promise<void> {
-    const m15 = await this.all('SELECT * FROM rollup_15m WHERE device_id = ? ORDER BY bucket', [deviceId]);
-    const first = m15[0]?.bucket as number | undefined;
-    const last = m15[m15.length - 1]?.bucket as number | undefined;
-    const rows =
-      first === undefined || last === undefined ? [] : dayRows(m15, [...localDayStarts(first, last + 1, tz), endOfDay(last, tz)], tz);
-    const cols = ['bucket', 'n', 'bucket_end', 'tz', ...levelColumns(rows)];
-    const values = rows.map((row) => cols.map((c) => row[c] ?? null));
+    const ps = paramSetOf(new Set(await this.presentIn('15m', deviceId, 0, Number.MAX_SAFE_INTEGER)));
+    const m15 = await this.levelOf('15m', deviceId, 0, Number.MAX_SAFE_INTEGER, ps);
+    const first = m15.bucket[0];
+    const last = m15.bucket[m15.bucket.length - 1];
+    const edges = first === undefined || last === undefined ? [] : [...localDayStarts(first, last + 1, tz), endOfDay(last, tz)];
+    const write = dayTableWrite(deviceId, tz, daysOf(m15, edges, ps), edges, ps);
     const sqlite = this.sqlite;
     if (sqlite) {
       sqlite.transaction(() => {
         this.stmt('DELETE FROM rollup_day WHERE device_id = ?').run(deviceId);
-        const s = sqlite.prepare(upsertSql('rollup_day', ['device_id', 'bucket'], cols.slice(1), 1, false, false));
-        for (const v of values) s.run(deviceId, ...v);
+        this.upsertSqlite(write);
       })();
       return;
     }
     await this.pgLockedTransaction([deviceId], async (client) => {
       await client.query('DELETE FROM rollup_day WHERE device_id = $1', [deviceId]);
-      await this.pgUpsert(client, this.rowsWrite('rollup_day', deviceId, cols, values));
+      await this.pgUpsert(client, write);
     });
   }
 
   /** Deletes a device with its readings and rollups in one transaction. */
   async deleteDevice(deviceId: number): Promise<void> {
-    const tables = ['readings', 'rollup_5m', 'rollup_15m', 'rollup_1h', 'rollup_day', 'devices'];
+    const tables = ['readings', 'rollup_packed', 'rollup_day', 'devices'];
     const sqlite = this.sqlite;
     if (sqlite) {
       sqlite.transaction(() => {

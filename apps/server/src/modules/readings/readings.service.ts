@@ -16,7 +16,7 @@ import {
   startOfLocalMonth,
   startOfLocalYear,
 } from '@phasewatch/shared';
-import type { RollupTable } from './readings.columns.js';
+import type { PackedLevel } from './readings.packed.js';
 import type { ReadingsRepository } from './readings.repository.js';
 import {
   counterSummaries,
@@ -76,9 +76,19 @@ function seriesOf(l: Level, ps: ParamSet, params: readonly string[], prev: Recor
       const sum = l.sum[j] as number[];
       const lo = l.min[j] as number[];
       const hi = l.max[j] as number[];
-      const avg = cnt.map((c, k) => (c ? (sum[k] as number) / c : null));
-      const min = cnt.map((c, k) => (c ? (lo[k] as number) : null));
-      const max = cnt.map((c, k) => (c ? (hi[k] as number) : null));
+      // Filled by index, so a series without gaps stays an unboxed double array.
+      const len = cnt.length;
+      const avg = new Array<number | null>(len);
+      const min = new Array<number | null>(len);
+      const max = new Array<number | null>(len);
+      for (let k = 0; k < len; k++) {
+        const c = cnt[k] as number;
+        if (c) {
+          avg[k] = (sum[k] as number) / c;
+          min[k] = lo[k] as number;
+          max[k] = hi[k] as number;
+        } else avg[k] = min[k] = max[k] = null;
+      }
       series[p] = { kind: 'instant', unit, avg, min, max };
     }
   }
@@ -96,16 +106,16 @@ export class ReadingsService {
 
   async readings(deviceId: number, tz: string, q: ReadingsQueryInput): Promise<ReadingsResponse> {
     if (q.interval === 'raw') return this.rawReadings(deviceId, tz, q);
-    let table: RollupTable;
+    let source: PackedLevel | 'day';
     const from = alignedFrom(q.from, q.interval, tz);
     if (q.interval === '24h') {
       await this.ensureDays(deviceId, tz);
-      table = 'rollup_day';
-    } else if (q.interval === '1h') table = 'rollup_1h';
-    else table = 'rollup_15m';
-    const params = q.params ?? (await this.repo.presentIn(table, deviceId, from, q.to));
+      source = 'day';
+    } else if (q.interval === '1h') source = '1h';
+    else source = '15m';
+    const params = q.params ?? (await this.repo.presentIn(source, deviceId, from, q.to));
     const ps = paramSetOf(new Set(params));
-    let level = await this.repo.levelOf(table, deviceId, from, q.to, ps, tz);
+    let level = await this.repo.levelOf(source, deviceId, from, q.to, ps, tz);
     if (q.interval === '30m') level = foldLevel(level, ps, (t) => floorTo(t, 2 * M15));
     const counters = params.filter(isCounter);
     const prev = counters.length ? await this.repo.lastCountersBefore(deviceId, from, counters) : {};
@@ -186,7 +196,7 @@ export class ReadingsService {
   private async energySource(deviceId: number, direction: EnergyDirection): Promise<string[]> {
     const total = `energy3phases_${direction}`;
     const phases = [1, 2, 3].map((n) => `${direction === 'import' ? 'eai' : 'eae'}${n}`);
-    const present = await this.repo.presentIn('rollup_1h', deviceId, 0, Number.MAX_SAFE_INTEGER, [total, ...phases]);
+    const present = await this.repo.presentIn('1h', deviceId, 0, Number.MAX_SAFE_INTEGER, [total, ...phases]);
     return present.includes(total) ? [total] : phases.filter((p) => present.includes(p));
   }
 
@@ -206,7 +216,7 @@ export class ReadingsService {
     const sources = await this.energySource(deviceId, direction);
     if (sources.length === 0) return 0;
     const ps = paramSetOf(new Set(sources));
-    const level = await this.repo.levelOf('rollup_1h', deviceId, 0, Number.MAX_SAFE_INTEGER, ps);
+    const level = await this.repo.levelOf('1h', deviceId, 0, Number.MAX_SAFE_INTEGER, ps);
     return roundEnergy(this.bucketEnergy(level, ps).reduce((a, b) => a + b, 0));
   }
 
@@ -214,7 +224,7 @@ export class ReadingsService {
     await this.ensureDays(deviceId, tz);
     const sources = await this.energySource(deviceId, device.direction);
     const ps = paramSetOf(new Set(sources));
-    const days = await this.repo.levelOf('rollup_day', deviceId, 0, Number.MAX_SAFE_INTEGER, ps, tz);
+    const days = await this.repo.levelOf('day', deviceId, 0, Number.MAX_SAFE_INTEGER, ps, tz);
     const perDay = this.bucketEnergy(days, ps);
     const sum = (from: number, to: number) =>
       roundEnergy(days.bucket.reduce((acc, b, i) => (b >= from && b < to ? acc + (perDay[i] ?? 0) : acc), 0));

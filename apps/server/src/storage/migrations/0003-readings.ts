@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { RAW_COLUMNS, ROLLUP_COLUMNS, ROLLUP_TABLES } from '../../modules/readings/readings.columns.js';
+import { RAW_COLUMNS, ROLLUP_COLUMNS } from '../../modules/readings/readings.columns.js';
 import { bigint } from '../columns.js';
 import type { Dialect } from '../database.js';
 
@@ -32,7 +32,8 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
       .execute(db);
   }
   const rollCols = ROLLUP_COLUMNS.map((c) => `"${c}" ${real}`).join(', ');
-  for (const table of ROLLUP_TABLES) {
+  // Migration 0004 replaced the three UTC levels with packed rows (rollup_packed).
+  for (const table of ['rollup_5m', 'rollup_15m', 'rollup_1h', 'rollup_day']) {
     const extra = table === 'rollup_day' ? `, bucket_end ${big} NOT NULL, tz varchar(64) NOT NULL` : '';
     const tail = dialect === 'sqlite' ? ' WITHOUT ROWID' : '';
     await sql
