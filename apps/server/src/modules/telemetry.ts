@@ -30,7 +30,7 @@ export interface Telemetry {
 
 /** Registers the telemetry routes under /api and starts its background parts (closed with the app). */
 export async function createTelemetry(app: FastifyInstance, base: BaseContext): Promise<Telemetry> {
-  const readingsRepo = new ReadingsRepository(base.storage);
+  const readingsRepo = new ReadingsRepository(base.storage, { writerThread: true });
   const readings = new ReadingsService(readingsRepo);
   const devices = new DevicesService(new DevicesRepository(base.storage.db), readingsRepo, readings, base.events);
   const writer = new BatchWriter(readingsRepo, app.log);
@@ -73,6 +73,7 @@ export async function createTelemetry(app: FastifyInstance, base: BaseContext): 
     for (const t of timers) clearInterval(t);
     await mqtt?.stop();
     await writer.flushed();
+    await readingsRepo.close();
   });
 
   return { devices, readings, ingest, writer, mqtt, applyRetention };

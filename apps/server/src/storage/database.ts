@@ -51,15 +51,7 @@ export function openStorage(opts: StorageOptions): Storage {
   }
   mkdirSync(opts.dataDir, { recursive: true });
   const file = path.join(opts.dataDir, opts.sqliteFile ?? 'phasewatch.sqlite');
-  const sqlite = new SqliteDatabase(file);
-  sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('synchronous = NORMAL');
-  sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
-  // Reads of a year of packed rollups touch a few thousand pages: a 64 MB page cache and the file
-  // memory-mapped (read-only mapping; writes still go through the WAL) keep them off read() calls.
-  sqlite.pragma('cache_size = -65536');
-  sqlite.pragma('mmap_size = 1073741824');
+  const sqlite = openSqliteFile(file);
   return {
     db: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }),
     dialect: 'sqlite',
@@ -70,4 +62,21 @@ export function openStorage(opts: StorageOptions): Storage {
       await this.db.destroy();
     },
   };
+}
+
+/**
+ * A better-sqlite3 connection with the settings every connection to the data file uses (the app's
+ * and the readings writer thread's): WAL, NORMAL sync, foreign keys, a busy timeout (the two
+ * connections take turns writing), a 64 MB page cache and the file memory-mapped for reads (a year of
+ * packed rollups touches a few thousand pages; mmap keeps them off read() calls).
+ */
+export function openSqliteFile(file: string): SqliteDatabase.Database {
+  const sqlite = new SqliteDatabase(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('cache_size = -65536');
+  sqlite.pragma('mmap_size = 1073741824');
+  return sqlite;
 }

@@ -37,6 +37,7 @@ import {
   type Row,
   sliceLevel,
 } from './readings.rollup.js';
+import { WriterThread } from './readings.writer-thread.js';
 
 /** Readings of one device for one write, sorted by ts with unique timestamps. */
 export interface DeviceBatch {
@@ -44,6 +45,19 @@ export interface DeviceBatch {
   /** The owner's timezone: local-day rollups are built in it. */
   tz: string;
   readings: { ts: number; values: Record<string, number> }[];
+}
+
+/**
+ * A device batch column-wise, as writes use it: `names` are its parameters (instantaneous ones first,
+ * catalogue order, then counters), `cols[j][i]` parameter j at `ts[i]` (NaN: the reading lacks it).
+ * Typed arrays, so a batch moves to the writer thread without a copy.
+ */
+export interface ColumnarBatch {
+  deviceId: number;
+  tz: string;
+  names: string[];
+  ts: Float64Array;
+  cols: Float64Array[];
 }
 
 type Value = number | string | Buffer | null;
@@ -100,9 +114,9 @@ const PG_COLUMN_TYPES: Record<string, string> = {
 /** Bound values per multi-row SQLite statement: ~33 raw readings or ~9 rollup rows of a 10-parameter device. */
 const SQLITE_PARAMS_PER_STATEMENT = 400;
 
-function rangesOf(b: DeviceBatch): Ranges {
-  const min = b.readings[0]?.ts ?? 0;
-  const max = b.readings[b.readings.length - 1]?.ts ?? 0;
+function rangesOf(b: ColumnarBatch): Ranges {
+  const min = b.ts[0] ?? 0;
+  const max = b.ts[b.ts.length - 1] ?? 0;
   const r5: [number, number] = [floorTo(min, M5), floorTo(max, M5) + M5];
   const r15: [number, number] = [floorTo(min, M15), floorTo(max, M15) + M15];
   const r60: [number, number] = [floorTo(min, H1), floorTo(max, H1) + H1];
@@ -112,28 +126,25 @@ function rangesOf(b: DeviceBatch): Ranges {
   return { r5, r15, r60, days, m15Read: [Math.min(r60[0], days[0] as number), Math.max(r60[1], endOfDays)] };
 }
 
-/** The parameters a batch carries (one pass over the keys; batch readings hold only their own). */
-function batchParams(b: DeviceBatch): ParamSet {
-  const names = new Set<string>();
-  for (const r of b.readings) for (const k in r.values) names.add(k);
-  return paramSetOf(names);
-}
-
-/** The batch column-wise (NaN: the reading lacks the parameter). */
-function batchColumns(b: DeviceBatch, names: readonly string[]): RawColumns {
+/** A batch column-wise (one pass for its parameter names, one to fill the columns). */
+export function columnarBatch(b: DeviceBatch): ColumnarBatch {
+  const seen = new Set<string>();
+  for (const r of b.readings) for (const k in r.values) seen.add(k);
+  const ps = paramSetOf(seen);
+  const names = [...ps.instant, ...ps.counter];
   const len = b.readings.length;
-  const ts = new Array<number>(len);
-  const cols = names.map(() => new Array<number>(len));
+  const ts = new Float64Array(len);
+  const cols = names.map(() => new Float64Array(len));
   for (let i = 0; i < len; i++) {
     const r = b.readings[i] as DeviceBatch['readings'][number];
     ts[i] = r.ts;
     const v = r.values;
     for (let j = 0; j < names.length; j++) {
       const x = v[names[j] as string];
-      (cols[j] as number[])[i] = x === undefined ? Number.NaN : x;
+      (cols[j] as Float64Array)[i] = x === undefined ? Number.NaN : x;
     }
   }
-  return { ts, cols };
+  return { deviceId: b.deviceId, tz: b.tz, names, ts, cols };
 }
 
 /** The batch's columns merged with the stored raw rows of its range (a stored value fills a parameter the new reading lacks). */
@@ -141,7 +152,7 @@ function mergedRaw(batch: RawColumns, names: readonly string[], stored: readonly
   if (stored.length === 0) return batch;
   const { ts, cols } = batch;
   const len = ts.length;
-  const out: RawColumns = { ts: [], cols: names.map(() => []) };
+  const out = { ts: [] as number[], cols: names.map(() => [] as number[]) };
   let i = 0;
   let s = 0;
   while (i < len || s < stored.length) {
@@ -150,7 +161,7 @@ function mergedRaw(batch: RawColumns, names: readonly string[], stored: readonly
     const st = row ? Number(row.ts) : Number.POSITIVE_INFINITY;
     out.ts.push(Math.min(bt, st));
     for (let j = 0; j < names.length; j++) {
-      const fromBatch = bt <= st ? ((cols[j] as number[])[i] as number) : Number.NaN;
+      const fromBatch = bt <= st ? ((cols[j] as ArrayLike<number>)[i] as number) : Number.NaN;
       const sv = bt >= st && row ? row[names[j] as string] : null;
       const fromStore = sv === null || sv === undefined ? Number.NaN : Number(sv);
       (out.cols[j] as number[]).push(Number.isNaN(fromBatch) ? fromStore : fromBatch);
@@ -169,9 +180,9 @@ function mergedRaw(batch: RawColumns, names: readonly string[], stored: readonly
  * give exactly what a computation from raw rows gives; in the usual append case the snapshot is empty
  * and everything comes from the batch in memory.
  */
-function planWrite(b: DeviceBatch, ps: ParamSet, r: Ranges, snap: Snapshot): Plan {
-  const names = [...ps.instant, ...ps.counter];
-  const batch = batchColumns(b, names);
+function planWrite(b: ColumnarBatch, ps: ParamSet, r: Ranges, snap: Snapshot): Plan {
+  const names = b.names;
+  const batch: RawColumns = { ts: b.ts, cols: b.cols };
   const raw = mergedRaw(batch, names, snap.raw);
 
   const m5 = levelFromRaw(raw, ps, M5);
@@ -181,20 +192,22 @@ function planWrite(b: DeviceBatch, ps: ParamSet, r: Ranges, snap: Snapshot): Pla
   const h1 = foldLevel(sliceLevel(m15All, r.r60[0], r.r60[1], ps), ps, (t) => floorTo(t, H1));
   const day = daysOf(m15All, r.days, ps);
   const packed = [...packedWrites(m5, ps, M5, snap.m5), ...packedWrites(m15, ps, M15, snap.m15), ...packedWrites(h1, ps, H1, snap.h1)];
-  const newestReading = b.readings[b.readings.length - 1];
+  const last = b.ts.length - 1;
+  const rssi = b.names.indexOf('rssi');
+  const newestRssi = rssi < 0 ? Number.NaN : ((b.cols[rssi] as Float64Array)[last] as number);
   return {
     writes: [
       {
         table: 'readings',
         key: ['device_id', 'ts'],
         cols: names,
-        count: b.readings.length,
+        count: b.ts.length,
         keepOld: true,
         fill(k, out, offset) {
           out[offset] = b.deviceId;
           out[offset + 1] = batch.ts[k] as number;
           for (let j = 0; j < names.length; j++) {
-            const x = (batch.cols[j] as number[])[k] as number;
+            const x = (batch.cols[j] as ArrayLike<number>)[k] as number;
             out[offset + 2 + j] = Number.isNaN(x) ? null : x;
           }
         },
@@ -202,7 +215,7 @@ function planWrite(b: DeviceBatch, ps: ParamSet, r: Ranges, snap: Snapshot): Pla
       packedTableWrite(b.deviceId, packed),
       dayTableWrite(b.deviceId, b.tz, day, r.days, ps),
     ],
-    newest: { ts: newestReading?.ts ?? 0, rssi: newestReading?.values.rssi ?? null },
+    newest: { ts: b.ts[last] ?? 0, rssi: Number.isNaN(newestRssi) ? null : newestRssi },
   };
 }
 
@@ -294,7 +307,20 @@ export class ReadingsRepository {
   /** Statements in raw (array) mode: kept apart because the mode sticks to a statement. */
   private readonly arrayStmts = new Map<string, SqliteDatabase.Statement>();
 
-  constructor(private readonly storage: Storage) {}
+  /** SQLite with `writerThread`: the writes run on a worker thread (see readings.writer-thread.ts). */
+  private readonly thread: WriterThread | null;
+
+  constructor(
+    private readonly storage: Storage,
+    opts: { writerThread?: boolean } = {},
+  ) {
+    this.thread = opts.writerThread && storage.sqlite ? new WriterThread(storage.location) : null;
+  }
+
+  /** Stops the writer thread (after the writes already made); the storage itself is closed by its owner. */
+  async close(): Promise<void> {
+    await this.thread?.close();
+  }
 
   private get sqlite(): SqliteDatabase.Database | null {
     return this.storage.sqlite;
@@ -318,8 +344,17 @@ export class ReadingsRepository {
 
   /** Writes the batches in one transaction; nothing of it is visible or kept if any part fails. */
   async write(batches: readonly DeviceBatch[]): Promise<void> {
-    const work = batches.filter((b) => b.readings.length > 0);
+    const work = batches.filter((b) => b.readings.length > 0).map(columnarBatch);
     if (work.length === 0) return;
+    if (this.thread) {
+      const transfer = work.flatMap((b) => [b.ts.buffer, ...b.cols.map((c) => c.buffer)]) as ArrayBuffer[];
+      return this.thread.call('write', [work], transfer);
+    }
+    return this.writeColumnar(work);
+  }
+
+  /** `write` of batches already column-wise (the writer thread's entry). */
+  async writeColumnar(work: readonly ColumnarBatch[]): Promise<void> {
     const sqlite = this.sqlite;
     if (sqlite) {
       sqlite.transaction(() => {
@@ -381,8 +416,8 @@ export class ReadingsRepository {
     };
   }
 
-  private writeDeviceSqlite(b: DeviceBatch): void {
-    const ps = batchParams(b);
+  private writeDeviceSqlite(b: ColumnarBatch): void {
+    const ps = paramSetOf(new Set(b.names));
     const r = rangesOf(b);
     const reads = this.snapshotReads(b.deviceId, ps, r);
     const raw = this.stmt(reads.raw[0]).all(...reads.raw[1]) as Row[];
@@ -425,8 +460,8 @@ export class ReadingsRepository {
     }
   }
 
-  private async writeDevicePg(client: pg.PoolClient, b: DeviceBatch): Promise<void> {
-    const ps = batchParams(b);
+  private async writeDevicePg(client: pg.PoolClient, b: ColumnarBatch): Promise<void> {
+    const ps = paramSetOf(new Set(b.names));
     const r = rangesOf(b);
     const reads = this.snapshotReads(b.deviceId, ps, r);
     // One client runs one query at a time: read the raw rows and the three levels in turn.
@@ -472,12 +507,12 @@ export class ReadingsRepository {
   }
 
   /** Creates the monthly partitions (UTC months) the timestamps fall in, once per process. */
-  private async ensurePartitions(batches: readonly DeviceBatch[]): Promise<void> {
+  private async ensurePartitions(batches: readonly ColumnarBatch[]): Promise<void> {
     const months = new Set<string>();
     // Batches are sorted: every month from the first reading's to the last's (a span is a few months at most).
     for (const b of batches) {
-      const first = new Date(b.readings[0]?.ts ?? 0);
-      const last = b.readings[b.readings.length - 1]?.ts ?? 0;
+      const first = new Date(b.ts[0] ?? 0);
+      const last = b.ts[b.ts.length - 1] ?? 0;
       for (let y = first.getUTCFullYear(), m = first.getUTCMonth(); Date.UTC(y, m, 1) <= last; m++) {
         const d = new Date(Date.UTC(y, m, 1));
         months.add(`${d.getUTCFullYear()}-${d.getUTCMonth()}`);
@@ -651,6 +686,7 @@ export class ReadingsRepository {
 
   /** Rebuilds every local day of a device in `tz` from its 15-minute rollups. */
   async rebuildDays(deviceId: number, tz: string): Promise<void> {
+    if (this.thread) return this.thread.call('rebuildDays', [deviceId, tz]);
     const ps = paramSetOf(new Set(await this.presentIn('15m', deviceId, 0, Number.MAX_SAFE_INTEGER)));
     const m15 = await this.levelOf('15m', deviceId, 0, Number.MAX_SAFE_INTEGER, ps);
     const first = m15.bucket[0];
@@ -673,6 +709,7 @@ export class ReadingsRepository {
 
   /** Deletes a device with its readings and rollups in one transaction. */
   async deleteDevice(deviceId: number): Promise<void> {
+    if (this.thread) return this.thread.call('deleteDevice', [deviceId]);
     const tables = ['readings', 'rollup_packed', 'rollup_day', 'devices'];
     const sqlite = this.sqlite;
     if (sqlite) {
@@ -691,6 +728,7 @@ export class ReadingsRepository {
    * partitions that end before the cutoff, then deletes the rest row-wise.
    */
   async deleteRawBefore(cutoff: number, deviceIds: readonly number[]): Promise<void> {
+    if (this.thread) return this.thread.call('deleteRawBefore', [cutoff, [...deviceIds]]);
     if (!this.sqlite) {
       const pool = this.storage.pgPool as pg.Pool;
       const parts = await pool.query<{ name: string }>(

@@ -40,8 +40,8 @@ export function paramSetColumns(ps: ParamSet): string[] {
 
 /** Raw readings column-wise, sorted by unique `ts`: `cols[j][i]` is parameter j (instant, then counter) at `ts[i]`, NaN if absent. */
 export interface RawColumns {
-  ts: number[];
-  cols: number[][];
+  ts: ArrayLike<number>;
+  cols: ArrayLike<number>[];
 }
 
 /** Rollup rows of one level column-wise, sorted by bucket. */

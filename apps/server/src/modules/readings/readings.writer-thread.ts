@@ -1,0 +1,111 @@
+import { Worker } from 'node:worker_threads';
+
+/** The writes the thread runs, by name, with their arguments (see readings.writer.worker.ts). */
+export interface WriterOps {
+  write: [batches: import('./readings.repository.js').ColumnarBatch[]];
+  rebuildDays: [deviceId: number, tz: string];
+  deleteDevice: [deviceId: number];
+  deleteRawBefore: [cutoff: number, deviceIds: number[]];
+}
+
+export interface WriterRequest {
+  id: number;
+  op: keyof WriterOps;
+  args: unknown[];
+}
+
+export type WriterReply = { id: number; ok: true } | { id: number; ok: false; message: string; stack?: string };
+
+interface Pending {
+  resolve: () => void;
+  reject: (err: Error) => void;
+}
+
+/**
+ * The SQLite writes of readings and rollups, run on a worker thread with its own connection to the
+ * data file. better-sqlite3 is synchronous: on the main thread a 5,000-reading write held the event
+ * loop (HTTP, the realtime hub, MQTT) for tens of milliseconds; on its own thread it runs beside them,
+ * on the second core. Reads stay on the main connection (WAL: readers never wait for the writer), and
+ * a write's promise resolves once it is committed, so what the caller answers afterwards is on disk.
+ * Calls run one at a time in the order made. If the thread dies, pending calls fail and the next call
+ * starts a new one.
+ */
+export class WriterThread {
+  private worker: Worker | null = null;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private closed = false;
+
+  constructor(private readonly file: string) {}
+
+  private start(): Worker {
+    // Under tsx or vitest this module is TypeScript: the thread needs the same loader for its entry.
+    const ts = import.meta.url.endsWith('.ts');
+    const entry = new URL(`./readings.writer.worker.${ts ? 'ts' : 'js'}`, import.meta.url);
+    // (Node 20 does not apply `--import tsx` from a worker's execArgv to its entry: register it first.)
+    const worker = ts
+      ? new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); });`, {
+          eval: true,
+          workerData: { file: this.file },
+        })
+      : new Worker(entry, { workerData: { file: this.file } });
+    worker.on('message', (reply: WriterReply) => {
+      const p = this.pending.get(reply.id);
+      if (!p) return;
+      this.pending.delete(reply.id);
+      if (reply.ok) p.resolve();
+      else {
+        const err = new Error(reply.message);
+        if (reply.stack) err.stack = reply.stack;
+        p.reject(err);
+      }
+    });
+    const fail = (err: Error) => {
+      if (this.worker === worker) this.worker = null;
+      for (const p of this.pending.values()) p.reject(err);
+      this.pending.clear();
+    };
+    worker.on('error', fail);
+    worker.on('exit', (code) => fail(new Error(`readings writer thread exited (code ${code})`)));
+    this.worker = worker;
+    return worker;
+  }
+
+  /** Runs a write on the thread; resolves after its commit. `transfer`: buffers handed over, not copied. */
+  call<K extends keyof WriterOps>(op: K, args: WriterOps[K], transfer: ArrayBuffer[] = []): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('readings writer thread is closed'));
+    const worker = this.worker ?? this.start();
+    const id = this.nextId++;
+    return new Promise<void>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      worker.postMessage({ id, op, args } satisfies WriterRequest, transfer);
+    });
+  }
+
+  /** Stops the thread once the calls made so far are done. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    const drained = [...this.pending.values()].map(
+      (p) =>
+        new Promise<void>((done) => {
+          const { resolve, reject } = p;
+          p.resolve = () => {
+            resolve();
+            done();
+          };
+          p.reject = (err) => {
+            reject(err);
+            done();
+          };
+        }),
+    );
+    this.closed = true;
+    await Promise.all(drained);
+    const worker = this.worker;
+    this.worker = null;
+    if (worker) {
+      worker.removeAllListeners('exit');
+      await worker.terminate();
+    }
+  }
+}
