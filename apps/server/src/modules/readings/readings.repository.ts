@@ -147,29 +147,44 @@ export function columnarBatch(b: DeviceBatch): ColumnarBatch {
   return { deviceId: b.deviceId, tz: b.tz, names, ts, cols };
 }
 
-/** The batch's columns merged with the stored raw rows of its range (a stored value fills a parameter the new reading lacks). */
+/**
+ * The batch's columns merged with the stored raw rows of its range (a stored value fills a parameter the
+ * new reading lacks). Usually the stored rows are a few readings of the first bucket, before the batch.
+ */
 function mergedRaw(batch: RawColumns, names: readonly string[], stored: readonly Row[]): RawColumns {
   if (stored.length === 0) return batch;
   const { ts, cols } = batch;
   const len = ts.length;
-  const out = { ts: [] as number[], cols: names.map(() => [] as number[]) };
+  const storedTs = stored.map((r) => Number(r.ts));
+  // Merged length: every batch timestamp plus the stored ones it does not repeat.
+  let size = len;
+  for (let i = 0, s = 0; s < storedTs.length; s++) {
+    const st = storedTs[s] as number;
+    while (i < len && (ts[i] as number) < st) i++;
+    if (i >= len || ts[i] !== st) size++;
+  }
+  const outTs = new Float64Array(size);
+  const outCols = names.map(() => new Float64Array(size));
   let i = 0;
   let s = 0;
-  while (i < len || s < stored.length) {
+  for (let k = 0; k < size; k++) {
     const bt = i < len ? (ts[i] as number) : Number.POSITIVE_INFINITY;
-    const row = stored[s];
-    const st = row ? Number(row.ts) : Number.POSITIVE_INFINITY;
-    out.ts.push(Math.min(bt, st));
+    const st = s < storedTs.length ? (storedTs[s] as number) : Number.POSITIVE_INFINITY;
+    const row = stored[s] as Row;
+    outTs[k] = Math.min(bt, st);
     for (let j = 0; j < names.length; j++) {
       const fromBatch = bt <= st ? ((cols[j] as ArrayLike<number>)[i] as number) : Number.NaN;
-      const sv = bt >= st && row ? row[names[j] as string] : null;
-      const fromStore = sv === null || sv === undefined ? Number.NaN : Number(sv);
-      (out.cols[j] as number[]).push(Number.isNaN(fromBatch) ? fromStore : fromBatch);
+      let v = fromBatch;
+      if (Number.isNaN(v) && st <= bt) {
+        const sv = row[names[j] as string];
+        v = sv === null || sv === undefined ? Number.NaN : Number(sv);
+      }
+      (outCols[j] as Float64Array)[k] = v;
     }
     if (bt <= st) i++;
     if (st <= bt) s++;
   }
-  return out;
+  return { ts: outTs, cols: outCols };
 }
 
 /**
