@@ -372,9 +372,14 @@ export class ReadingsRepository {
   async writeColumnar(work: readonly ColumnarBatch[]): Promise<void> {
     const sqlite = this.sqlite;
     if (sqlite) {
-      sqlite.transaction(() => {
-        for (const b of work) this.writeDeviceSqlite(b);
-      })();
+      // IMMEDIATE: the write lock is taken (or waited for) up front. A deferred transaction that reads
+      // first would fail with SQLITE_BUSY_SNAPSHOT, without waiting, if the app's connection committed
+      // in between (the writer thread and the main connection share the file).
+      sqlite
+        .transaction(() => {
+          for (const b of work) this.writeDeviceSqlite(b);
+        })
+        .immediate();
       return;
     }
     await this.ensurePartitions(work);
@@ -710,10 +715,12 @@ export class ReadingsRepository {
     const write = dayTableWrite(deviceId, tz, daysOf(m15, edges, ps), edges, ps);
     const sqlite = this.sqlite;
     if (sqlite) {
-      sqlite.transaction(() => {
-        this.stmt('DELETE FROM rollup_day WHERE device_id = ?').run(deviceId);
-        this.upsertSqlite(write);
-      })();
+      sqlite
+        .transaction(() => {
+          this.stmt('DELETE FROM rollup_day WHERE device_id = ?').run(deviceId);
+          this.upsertSqlite(write);
+        })
+        .immediate();
       return;
     }
     await this.pgLockedTransaction([deviceId], async (client) => {
@@ -728,9 +735,11 @@ export class ReadingsRepository {
     const tables = ['readings', 'rollup_packed', 'rollup_day', 'devices'];
     const sqlite = this.sqlite;
     if (sqlite) {
-      sqlite.transaction(() => {
-        for (const t of tables) this.stmt(`DELETE FROM ${t} WHERE ${t === 'devices' ? 'id' : 'device_id'} = ?`).run(deviceId);
-      })();
+      sqlite
+        .transaction(() => {
+          for (const t of tables) this.stmt(`DELETE FROM ${t} WHERE ${t === 'devices' ? 'id' : 'device_id'} = ?`).run(deviceId);
+        })
+        .immediate();
       return;
     }
     await this.pgLockedTransaction([deviceId], async (client) => {
