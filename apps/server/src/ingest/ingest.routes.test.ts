@@ -141,6 +141,53 @@ describe.each(DIALECTS)('ingest, readings and energy (%s)', (dialect) => {
     expect(await rawCount(d.device.id)).toBe(5000);
   });
 
+  it('names every bad field of a well-formed batch, in order, with the same messages', async () => {
+    const d = await device('10:00:00:00:00:06');
+    const ts = new Date(Date.now() - MIN).toISOString();
+    const res = await post(d.ingestKey, [
+      { ts, values: { vave1: 230 } },
+      { ts: new Date(Date.now() + 10 * MIN).toISOString(), values: { eai1: -3, vave1: 2e9 } },
+      { ts: '2026-02-30T10:00:00.000Z', values: {} },
+      { ts: '1900-01-01T00:00:00Z', values: { pave1: -5 } },
+      { ts, values: { rssi: -60 } },
+    ]);
+    expect(res.statusCode).toBe(400);
+    const errors = [
+      { field: 'readings.1.ts', message: 'is more than 5 minutes in the future' },
+      { field: 'readings.1.values.eai1', message: 'must not be negative (a cumulative counter)' },
+      { field: 'readings.1.values.vave1', message: 'must be at most 1000000000 in magnitude' },
+      { field: 'readings.2.ts', message: 'must be an ISO-8601 timestamp with Z or an offset' },
+      { field: 'readings.2.values', message: 'needs at least one parameter' },
+      { field: 'readings.3.ts', message: 'is older than the raw retention (36500 days)' },
+    ];
+    expect(res.json()).toEqual({
+      statusCode: 400,
+      error: 'Bad Request',
+      message: errors.map((e) => `${e.field}: ${e.message}`).join('; '),
+      errors,
+    });
+    expect(await rawCount(d.device.id)).toBe(0);
+  });
+
+  it('sorts a batch out of order and merges repeated timestamps in it, later values winning', async () => {
+    const d = await device('10:00:00:00:00:07');
+    const base = Math.floor((Date.now() - 3_600_000) / MIN) * MIN;
+    const at = (m: number) => new Date(base + m * MIN).toISOString();
+    const res = await post(d.ingestKey, [
+      { ts: at(2), values: { vave1: 232 } },
+      { ts: at(0), values: { vave1: 230, rssi: -70 } },
+      { ts: at(1), values: { vave1: 231 } },
+      { ts: at(0), values: { vave1: 229 } },
+    ]);
+    expect(res.json()).toEqual({ accepted: 4 });
+    expect(await rawCount(d.device.id)).toBe(3);
+    const q = new URLSearchParams({ from: String(base), to: String(base + 3 * MIN), interval: 'raw', params: 'vave1,rssi' });
+    const raw = (await t.app.inject({ method: 'GET', url: `/api/devices/${d.device.id}/readings?${q}`, headers: user.auth })).json();
+    expect(raw.ts).toEqual([base, base + MIN, base + 2 * MIN]);
+    expect(raw.series.vave1.values).toEqual([229, 231, 232]);
+    expect(raw.series.rssi.values).toEqual([-70, null, null]);
+  });
+
   it('parses bodies with prototype keys or escapes as before, and keeps the body limit', async () => {
     const d = await device('10:00:00:00:00:05');
     const ts = new Date(Date.now() - MIN).toISOString();

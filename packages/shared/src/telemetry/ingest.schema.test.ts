@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ingestRequestSchema, isWellFormedIngestRequest, MAX_INGEST_BATCH, parseIsoTimestamp } from './ingest.schema.js';
+import {
+  checkIngestRequest,
+  ingestRequestSchema,
+  isWellFormedIngestRequest,
+  MAX_INGEST_BATCH,
+  parseIsoTimestamp,
+} from './ingest.schema.js';
+import { parameterInfo, readingValueProblem } from './parameters.js';
 
 const ok = { ts: '2026-03-29T01:59:59.999Z', values: { vave1: 230, eai1: 12.5 } };
 
@@ -37,6 +44,67 @@ describe('isWellFormedIngestRequest', () => {
     const schema = ingestRequestSchema.safeParse(body).success;
     if (fast) expect(schema).toBe(true);
     expect(fast).toBe(['one reading', 'a full batch', 'empty values'].includes(_));
+  });
+});
+
+describe('checkIngestRequest', () => {
+  it.each(bodies)('is null exactly when isWellFormedIngestRequest is false: %s', (_, body) => {
+    expect(checkIngestRequest(body) !== null).toBe(isWellFormedIngestRequest(body));
+  });
+
+  /** What the server's reading-by-reading loop concludes, without the clock: the reference. */
+  const reference = (readings: { ts: string; values: Record<string, number> }[]) => {
+    const ts = readings.map((r) => parseIsoTimestamp(r.ts) ?? Number.NaN);
+    const clean = readings.every(
+      (r, i) =>
+        !Number.isNaN(ts[i]) &&
+        Object.keys(r.values).length > 0 &&
+        Object.entries(r.values).every(([name, v]) => {
+          const info = parameterInfo(name);
+          return info !== undefined && readingValueProblem(info, v) === null;
+        }),
+    );
+    const valid = ts.filter((t) => !Number.isNaN(t));
+    return {
+      ts: Float64Array.from(ts),
+      ordered: valid.every((t, i) => i === 0 || t > (valid[i - 1] as number)),
+      clean,
+      ...(clean ? { minTs: Math.min(...valid), maxTs: Math.max(...valid) } : {}),
+    };
+  };
+  const at = (minute: number, values: Record<string, number> = ok.values) => ({
+    ts: new Date(Date.UTC(2026, 2, 29, 0, minute)).toISOString(),
+    values,
+  });
+  const batches: [string, { ts: string; values: Record<string, number> }[]][] = [
+    ['consecutive minutes over hours', Array.from({ length: 200 }, (_, i) => at(i))],
+    ['out of order', [at(3), at(1), at(2)]],
+    ['a repeated timestamp', [at(1), at(2), at(2), at(3)]],
+    [
+      'timestamps in other spellings',
+      [at(1), { ts: '2026-03-29T02:02:00+02:00', values: ok.values }, { ts: '2026-03-29T00:03:00Z', values: ok.values }],
+    ],
+    ['an unparsable timestamp', [at(1), { ts: 'yesterday', values: ok.values }, at(3)]],
+    ['an impossible date', [at(1), { ts: '2026-02-30T10:00:00.000Z', values: ok.values }]],
+    ['empty values', [at(1), at(2, {})]],
+    ['a negative counter', [at(1), at(2, { vave1: 230, eai1: -1 })]],
+    ['a negative instant value', [at(1), at(2, { vave1: 230, pave1: -1 })]],
+    ['a value beyond 1e9', [at(1), at(2, { vave1: 2e9, eai1: 1 })]],
+    // The per-position catalogue cache: other names, orders and counts than the reading before.
+    ['parameters in another order', [at(1, { vave1: 1, eai1: 2 }), at(2, { eai1: -2, vave1: 1 })]],
+    ['fewer, then more parameters', [at(1, { vave1: 1, eai1: 2, rssi: -60 }), at(2, { eai1: 3 }), at(3, { pave1: 1, eai1: 4, eae1: -1 })]],
+  ];
+  it.each(batches)('parses and judges each reading as the server loop does: %s', (_, readings) => {
+    const check = checkIngestRequest({ readings });
+    expect(check).not.toBeNull();
+    const { minTs, maxTs, ...rest } = check as NonNullable<typeof check>;
+    const want = reference(readings);
+    expect(rest).toEqual({ ts: want.ts, ordered: want.ordered, clean: want.clean });
+    if (want.clean) expect({ minTs, maxTs }).toEqual({ minTs: want.minTs, maxTs: want.maxTs });
+  });
+  it('refuses an unknown parameter where the reading before had a known one', () => {
+    expect(checkIngestRequest({ readings: [at(1, { vave1: 1, eai1: 2 }), at(2, { vave1: 1, nope: 2 })] })).toBeNull();
+    expect(checkIngestRequest({ readings: [at(1, { vave1: 1 }), at(2, { vave1: 1, eai1: 1, nope: 2 })] })).toBeNull();
   });
 });
 
