@@ -167,8 +167,9 @@ function parseUtcIsoFast(s: string): number | undefined {
   const second = digits(s, 17, 2);
   const ms = len === 24 ? digits(s, 20, 3) : 0;
   if (hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59 || ms < 0) return undefined;
-  const prefix = s.slice(0, 13);
-  if (prefix !== hourPrefix) {
+  // The cached hour answers when `s` starts with it (hourPrefix is empty or 13 characters): no substring per call.
+  if (hourPrefix.length !== 13 || !s.startsWith(hourPrefix)) {
+    const prefix = s.slice(0, 13);
     const whole = `${prefix}:00:00Z`;
     if (!ISO_WITH_ZONE.test(whole) || !realCalendarDate(whole)) return undefined;
     const start = Date.parse(whole);
