@@ -206,6 +206,9 @@ describe.each(DIALECTS)('ingest, readings and energy (%s)', (dialect) => {
     // An escape elsewhere goes through the default parser and is still accepted.
     const escaped = await raw(`{"readings":[{"ts":"${ts.replace('T', '\\u0054')}","values":{"vave1":231}}]}`);
     expect(escaped.json()).toEqual({ accepted: 1 });
+    // A body that is not all ASCII is read as UTF-8: the name comes back as sent.
+    const utf8 = await raw(`{"readings":[{"ts":"${ts}","values":{"zählerstand€":1}}]}`);
+    expect(utf8.json().errors).toEqual([{ field: 'readings.0.values.zählerstand€', message: 'is not a known parameter' }]);
     expect((await raw('')).statusCode).toBe(400);
     expect((await raw('{"readings":[')).json().errors).toEqual([{ field: 'body', message: 'malformed JSON' }]);
     const huge = `{"readings":[{"ts":"${ts}","values":{"vave1":1}}],"pad":"${'x'.repeat(INGEST_BODY_LIMIT)}"}`;
