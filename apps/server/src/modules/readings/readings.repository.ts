@@ -114,14 +114,39 @@ const PG_COLUMN_TYPES: Record<string, string> = {
 /** Bound values per multi-row SQLite statement: ~33 raw readings or ~9 rollup rows of a 10-parameter device. */
 const SQLITE_PARAMS_PER_STATEMENT = 400;
 
+/** Recently used local days per zone, [start, end) (Intl calls cost ~10 µs each; a live write needs a few). */
+const recentDays = new Map<string, [number, number][]>();
+
+/** Start and end of the local day holding `ts` in `tz`. */
+function localDayOf(ts: number, tz: string): [number, number] {
+  let days = recentDays.get(tz);
+  if (!days) {
+    days = [];
+    recentDays.set(tz, days);
+  }
+  for (const d of days) if (ts >= d[0] && ts < d[1]) return d;
+  const start = startOfLocalDay(ts, tz);
+  const day: [number, number] = [start, endOfDay(start, tz)];
+  days.unshift(day);
+  if (days.length > 16) days.pop();
+  return day;
+}
+
 function rangesOf(b: ColumnarBatch): Ranges {
   const min = b.ts[0] ?? 0;
   const max = b.ts[b.ts.length - 1] ?? 0;
   const r5: [number, number] = [floorTo(min, M5), floorTo(max, M5) + M5];
   const r15: [number, number] = [floorTo(min, M15), floorTo(max, M15) + M15];
   const r60: [number, number] = [floorTo(min, H1), floorTo(max, H1) + H1];
-  const days = localDayStarts(min, max + 1, b.tz);
-  const endOfDays = endOfDay(max, b.tz);
+  // The local days the batch touches, and the end of the last one.
+  const days: number[] = [];
+  let day = localDayOf(min, b.tz);
+  for (;;) {
+    days.push(day[0]);
+    if (max < day[1]) break;
+    day = localDayOf(day[1], b.tz);
+  }
+  const endOfDays = day[1];
   days.push(endOfDays);
   return { r5, r15, r60, days, m15Read: [Math.min(r60[0], days[0] as number), Math.max(r60[1], endOfDays)] };
 }
