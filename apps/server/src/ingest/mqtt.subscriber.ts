@@ -1,4 +1,4 @@
-import { ingestRequestSchema, isWellFormedIngestRequest, macSchema } from '@phasewatch/shared';
+import { ingestRequestSchema, macSchema } from '@phasewatch/shared';
 import type { FastifyBaseLogger } from 'fastify';
 import mqtt from 'mqtt';
 import type { IngestService } from './ingest.service.js';
@@ -74,7 +74,7 @@ export class MqttSubscriber {
       const device = await this.ingest.authenticate(key);
       if (!topicMac.success || topicMac.data !== device.mac) throw new Error(`topic ${topic} is not the device's MAC`);
       // As over HTTP: the usual shape is checked by one loop, anything else by the schema for its errors.
-      if (isWellFormedIngestRequest(rest)) await this.ingest.ingest(device, rest);
+      if (this.ingest.precheck(rest)) await this.ingest.ingest(device, rest);
       else {
         const body = ingestRequestSchema.safeParse(rest);
         if (!body.success) throw new Error(body.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
