@@ -63,4 +63,47 @@ describe('DeviceList live values', () => {
     expect(fetchSpy).not.toHaveBeenCalled();
     fetchSpy.mockRestore();
   });
+
+  it("shows a device's last stored reading until the hub pushes a newer one", async () => {
+    const queryClient = new QueryClient({ defaultOptions: { queries: { staleTime: Number.POSITIVE_INFINITY, retry: false } } });
+    const seen = '2026-11-26 10:00:00';
+    queryClient.setQueryData(['devices'], [{ ...device(1, 'Meter', 13), status: 'online', lastSeen: seen }]);
+    const { hubs, create } = fakeHubFactory();
+    const at = Date.UTC(2026, 10, 26, 10);
+    const fetchSpy = vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
+      const url = new URL(String(input), 'http://localhost');
+      expect(url.pathname).toBe('/api/devices/1/readings');
+      expect(url.searchParams.get('interval')).toBe('raw');
+      const body = {
+        interval: 'raw',
+        from: at - 300_000,
+        to: at + 1000,
+        timezone: 'UTC',
+        ts: [at - 60_000, at],
+        series: {
+          pave1: { kind: 'raw', unit: 'W', values: [1, 100] },
+          pave2: { kind: 'raw', unit: 'W', values: [1, 200] },
+          pave3: { kind: 'raw', unit: 'W', values: [1, 300] },
+        },
+      };
+      return new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
+    });
+    renderUi(
+      <QueryClientProvider client={queryClient}>
+        <RealtimeProvider signedIn getToken={() => 't'} createClient={create}>
+          <MemoryRouter>
+            <DeviceList />
+          </MemoryRouter>
+        </RealtimeProvider>
+      </QueryClientProvider>,
+    );
+    const value = () => document.querySelectorAll('[data-live-value="1"]')[1]?.textContent;
+    await waitFor(() => expect(value()).toBe('600 W'));
+    expect(fetchSpy).toHaveBeenCalledTimes(1);
+    const hub = hubs[0];
+    if (!hub) throw new Error('no hub');
+    act(() => hub.push('liveMeasurement', { deviceId: 1, ts: at + 10_000, values: { power3phases: 750 } }));
+    await waitFor(() => expect(value()).toBe('750 W'));
+    fetchSpy.mockRestore();
+  });
 });

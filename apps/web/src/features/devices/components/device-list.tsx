@@ -23,6 +23,7 @@ import { SearchBox } from '@/components/ui/search-box';
 import { paths } from '@/config/paths';
 import { useLiveDeviceStatus, useLiveMeasurements } from '@/features/realtime/use-live-measurements';
 import { useDevices } from '../api/get-devices';
+import { useLatestReading } from '../api/get-latest-reading';
 import { formatQuantity, headlineValue } from '../live-values';
 
 /**
@@ -112,11 +113,15 @@ export function DeviceList() {
   );
 }
 
-/** The figure a row shows live: total power, single-phase power or temperature; a dash until one arrives. */
-export function LiveValue({ device }: { device: Pick<DeviceListItem, 'id' | 'typeCode'> }) {
+/**
+ * The figure a row shows live: total power, single-phase power or temperature. Until the hub pushes a
+ * reading it shows the device's last stored one (a dash for a device that never sent any).
+ */
+export function LiveValue({ device }: { device: Pick<DeviceListItem, 'id' | 'typeCode' | 'lastSeen'> }) {
   const { i18n } = useTranslation();
   const { latest } = useLiveMeasurements(device.id);
-  const head = headlineValue(deviceKind(device.typeCode), latest?.values);
+  const stored = useLatestReading(device);
+  const head = headlineValue(deviceKind(device.typeCode), latest?.values ?? stored.data?.values);
   return (
     <Text component="span" fw={600} style={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }} data-live-value={device.id}>
       {head ? formatQuantity(head.value, head.unit, i18n.language) : '—'}
