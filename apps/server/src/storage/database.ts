@@ -68,7 +68,7 @@ export function openStorage(opts: StorageOptions): Storage {
  * A better-sqlite3 connection with the settings every connection to the data file uses (the app's
  * and the readings writer thread's): WAL, NORMAL sync, foreign keys, a busy timeout (the two
  * connections take turns writing), a 64 MB page cache and the file memory-mapped for reads (a year of
- * packed rollups touches a few thousand pages; mmap keeps them off read() calls).
+ * packed rollups touches a few thousand pages; mmap keeps them off read() calls), fewer checkpoints.
  */
 export function openSqliteFile(file: string): SqliteDatabase.Database {
   const sqlite = new SqliteDatabase(file);
@@ -78,5 +78,10 @@ export function openSqliteFile(file: string): SqliteDatabase.Database {
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('cache_size = -65536');
   sqlite.pragma('mmap_size = 1073741824');
+  // Checkpoints every 64 MB of WAL instead of every 4 MB: the readings writer commits a few hundred
+  // pages per batch, and each checkpoint copies pages back and syncs the file (a fifth of the ingest
+  // cost at the default). The WAL file is cut back to 64 MB after a checkpoint.
+  sqlite.pragma('wal_autocheckpoint = 16384');
+  sqlite.pragma('journal_size_limit = 67108864');
   return sqlite;
 }
