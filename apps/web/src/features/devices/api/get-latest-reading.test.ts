@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { newestReading } from '../components/live-values-card';
-import { latestOf } from './get-latest-reading';
+import { latestOf, newestReading } from './get-latest-reading';
 
 describe('latestOf', () => {
   it('takes the newest value of each column and the newest time', () => {

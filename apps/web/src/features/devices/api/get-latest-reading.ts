@@ -12,6 +12,13 @@ export interface LatestReading {
   values: Record<string, number>;
 }
 
+/** The newer of the reading loaded with the page and the last one the hub pushed. */
+export function newestReading(pushed: LatestReading | null, loaded: LatestReading | null | undefined): LatestReading | null {
+  if (!loaded) return pushed;
+  if (!pushed) return loaded;
+  return pushed.ts >= loaded.ts ? pushed : loaded;
+}
+
 /** How far before the device's last reading the card looks for each main parameter's latest value. */
 const LOOK_BACK_MS = 5 * 60_000;
 

@@ -24,21 +24,26 @@ const device = (id: number, name: string, typeCode: number): DeviceListItem => (
   totalEnergyKwh: 0,
 });
 
+/** The list with a real query cache and realtime provider over a fake hub. */
+function renderList(queryClient: QueryClient, create: ReturnType<typeof fakeHubFactory>['create']) {
+  renderUi(
+    <QueryClientProvider client={queryClient}>
+      <RealtimeProvider signedIn getToken={() => 't'} createClient={create}>
+        <MemoryRouter>
+          <DeviceList />
+        </MemoryRouter>
+      </RealtimeProvider>
+    </QueryClientProvider>,
+  );
+}
+
 describe('DeviceList live values', () => {
   it('watches the listed devices and shows pushed values and statuses without refetching', async () => {
     const queryClient = new QueryClient({ defaultOptions: { queries: { staleTime: Number.POSITIVE_INFINITY, retry: false } } });
     queryClient.setQueryData(['devices'], [device(1, 'Meter', 13), device(2, 'Heating', 17), device(3, 'Flat', 20)]);
     const { hubs, create } = fakeHubFactory();
     const fetchSpy = vi.spyOn(globalThis, 'fetch');
-    renderUi(
-      <QueryClientProvider client={queryClient}>
-        <RealtimeProvider signedIn getToken={() => 't'} createClient={create}>
-          <MemoryRouter>
-            <DeviceList />
-          </MemoryRouter>
-        </RealtimeProvider>
-      </QueryClientProvider>,
-    );
+    renderList(queryClient, create);
     const hub = hubs[0];
     if (!hub) throw new Error('no hub');
     await waitFor(() => expect([...hub.watched].sort()).toEqual([1, 1, 2, 2, 3, 3]));
@@ -88,15 +93,7 @@ describe('DeviceList live values', () => {
       };
       return new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
     });
-    renderUi(
-      <QueryClientProvider client={queryClient}>
-        <RealtimeProvider signedIn getToken={() => 't'} createClient={create}>
-          <MemoryRouter>
-            <DeviceList />
-          </MemoryRouter>
-        </RealtimeProvider>
-      </QueryClientProvider>,
-    );
+    renderList(queryClient, create);
     const value = () => document.querySelectorAll('[data-live-value="1"]')[1]?.textContent;
     await waitFor(() => expect(value()).toBe('600 W'));
     expect(fetchSpy).toHaveBeenCalledTimes(1);

@@ -23,7 +23,7 @@ import { SearchBox } from '@/components/ui/search-box';
 import { paths } from '@/config/paths';
 import { useLiveDeviceStatus, useLiveMeasurements } from '@/features/realtime/use-live-measurements';
 import { useDevices } from '../api/get-devices';
-import { useLatestReading } from '../api/get-latest-reading';
+import { newestReading, useLatestReading } from '../api/get-latest-reading';
 import { formatQuantity, headlineValue } from '../live-values';
 
 /**
@@ -121,7 +121,7 @@ export function LiveValue({ device }: { device: Pick<DeviceListItem, 'id' | 'typ
   const { i18n } = useTranslation();
   const { latest } = useLiveMeasurements(device.id);
   const stored = useLatestReading(device);
-  const head = headlineValue(deviceKind(device.typeCode), latest?.values ?? stored.data?.values);
+  const head = headlineValue(deviceKind(device.typeCode), newestReading(latest, stored.data)?.values);
   return (
     <Text component="span" fw={600} style={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }} data-live-value={device.id}>
       {head ? formatQuantity(head.value, head.unit, i18n.language) : '—'}

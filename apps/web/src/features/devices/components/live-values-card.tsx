@@ -6,16 +6,9 @@ import { useTranslation } from 'react-i18next';
 import { useLiveMeasurements } from '@/features/realtime/use-live-measurements';
 import { storedTimezone } from '@/lib/auth-store';
 import { effectiveTimezone } from '@/lib/dates';
-import { type LatestReading, useLatestReading } from '../api/get-latest-reading';
+import { newestReading, useLatestReading } from '../api/get-latest-reading';
 import { cardParameters, formatQuantity, headlineValue } from '../live-values';
 import { parameterLabel, parameterValue } from './param-label';
-
-/** The newer of the reading loaded with the page and the last one the hub pushed. */
-export function newestReading(pushed: LatestReading | null, loaded: LatestReading | null | undefined): LatestReading | null {
-  if (!loaded) return pushed;
-  if (!pushed) return loaded;
-  return pushed.ts >= loaded.ts ? pushed : loaded;
-}
 
 /**
  * The device's latest values: the last reading before the page opened, then every reading the hub
