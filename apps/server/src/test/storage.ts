@@ -70,3 +70,16 @@ export async function createTestStorage(dialect: Dialect): Promise<TestStorage> 
     },
   };
 }
+
+/** A device's packed rollup rows in key order, blobs as hex: compared byte for byte by the rollup tests. */
+export async function packedRollupRows(storage: Storage, deviceId: number) {
+  const rows = await storage.db
+    .selectFrom('rollup_packed')
+    .select(['width', 'param', 'span', 'data'])
+    .where('device_id', '=', deviceId)
+    .orderBy('width')
+    .orderBy('param')
+    .orderBy('span')
+    .execute();
+  return rows.map((r) => ({ width: r.width, param: r.param, span: Number(r.span), data: Buffer.from(r.data).toString('hex') }));
+}

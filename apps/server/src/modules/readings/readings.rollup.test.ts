@@ -1,7 +1,7 @@
 import { bucketEnergy, localDayStarts, zonedTimeToUtc } from '@phasewatch/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, signUp, type TestApp } from '../../test/app.js';
-import { DIALECTS } from '../../test/storage.js';
+import { DIALECTS, packedRollupRows } from '../../test/storage.js';
 
 const MIN = 60_000;
 const TZ = 'Europe/Warsaw';
@@ -38,17 +38,9 @@ describe.each(DIALECTS)('rollups maintained on ingest (%s)', (dialect) => {
   /** Every stored rollup row of a device (all columns but the device id): packed UTC levels byte for byte, local days. */
   const rollups = async (id: number) => {
     const db = t.ctx.storage.db;
-    const packed = await db
-      .selectFrom('rollup_packed')
-      .select(['width', 'param', 'span', 'data'])
-      .where('device_id', '=', id)
-      .orderBy('width')
-      .orderBy('param')
-      .orderBy('span')
-      .execute();
     const days = await db.selectFrom('rollup_day').selectAll().where('device_id', '=', id).orderBy('bucket').execute();
     return {
-      packed: packed.map((r) => ({ ...r, span: Number(r.span), data: Buffer.from(r.data).toString('hex') })),
+      packed: await packedRollupRows(t.ctx.storage, id),
       days: days.map(({ device_id: _, ...rest }) => rest),
     };
   };

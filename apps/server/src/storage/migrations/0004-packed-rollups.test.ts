@@ -14,8 +14,8 @@ import {
   paramSetColumns,
   paramSetOf,
 } from '../../modules/readings/readings.rollup.js';
-import { createTestDatabase, DIALECTS } from '../../test/storage.js';
-import { openStorage, type Storage } from '../database.js';
+import { createTestDatabase, DIALECTS, packedRollupRows } from '../../test/storage.js';
+import { openStorage } from '../database.js';
 import { migrateToLatest } from '../migrate.js';
 
 const TZ = 'Europe/Warsaw';
@@ -42,18 +42,6 @@ function wideRows(deviceId: number, l: Level, cols: readonly string[]) {
     return { device_id: deviceId, bucket, n: l.n[k], ...Object.fromEntries(cols.map((c, j) => [c, values[j] ?? null])) };
   });
 }
-
-const packedRows = async (storage: Storage, deviceId: number) =>
-  (
-    await storage.db
-      .selectFrom('rollup_packed')
-      .select(['width', 'param', 'span', 'data'])
-      .where('device_id', '=', deviceId)
-      .orderBy('width')
-      .orderBy('param')
-      .orderBy('span')
-      .execute()
-  ).map((r) => ({ width: r.width, param: r.param, span: Number(r.span), data: Buffer.from(r.data).toString('hex') }));
 
 describe.each(DIALECTS)('migration 0004: wide UTC rollups become packed rows (%s)', (dialect) => {
   let cleanup: (() => Promise<void>) | undefined;
@@ -95,8 +83,8 @@ describe.each(DIALECTS)('migration 0004: wide UTC rollups become packed rows (%s
 
     // Device 2: the same readings through today's write path.
     await new ReadingsRepository(storage).write([{ deviceId: 2, tz: TZ, readings: rows }]);
-    const migrated = await packedRows(storage, 1);
-    const ingested = await packedRows(storage, 2);
+    const migrated = await packedRollupRows(storage, 1);
+    const ingested = await packedRollupRows(storage, 2);
     expect(migrated.length).toBeGreaterThan(40);
     expect(new Set(migrated.map((r) => r.param))).toEqual(new Set(['_n', 'vave1', 'pave1', 'eai1']));
     expect(migrated).toEqual(ingested);
