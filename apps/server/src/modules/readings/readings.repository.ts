@@ -111,7 +111,7 @@ const PG_COLUMN_TYPES: Record<string, string> = {
   data: 'bytea',
 };
 
-/** Bound values per multi-row SQLite statement: ~33 raw readings or ~9 rollup rows of a 10-parameter device. */
+/** Bound values per multi-row SQLite statement: ~33 raw readings of a 10-parameter device, 80 packed rollup rows. */
 const SQLITE_PARAMS_PER_STATEMENT = 400;
 
 /** Recently used local days per zone, [start, end) (Intl calls cost ~10 µs each; a live write needs a few). */
