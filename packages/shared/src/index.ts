@@ -5,6 +5,7 @@ export * from './energy/zoned-time.js';
 export * from './geo/timezone.js';
 export * from './realtime/hub-contract.js';
 export * from './telemetry/device.schema.js';
+export * from './telemetry/device-figures.js';
 export * from './telemetry/device-types.js';
 export * from './telemetry/ingest.schema.js';
 export * from './telemetry/parameters.js';

@@ -12,14 +12,6 @@ export type DeviceKind = 'energy' | 'solar' | 'thermostat' | 'singlePhase' | 'ge
 
 export type EnergyDirection = 'import' | 'export';
 
-/**
- * Which active-energy counters a device's energy figures (total, today, billing period) come from:
- * production devices (solar) report what they export, every other device what it imports.
- */
-export function energyDirection(typeCode: number): EnergyDirection {
-  return deviceKind(typeCode) === 'solar' ? 'export' : 'import';
-}
-
 /** The detail view family of a device type code. */
 export function deviceKind(typeCode: number): DeviceKind {
   switch (typeCode) {

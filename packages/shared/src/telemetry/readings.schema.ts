@@ -63,8 +63,18 @@ const nums = z.array(z.number().nullable());
 
 /** An instantaneous parameter (power, voltage, …): per bucket the mean, minimum and maximum. */
 export const instantSeriesSchema = z.object({ kind: z.literal('instant'), unit: z.string(), avg: nums, min: nums, max: nums });
-/** A cumulative counter: energy per bucket (`delta`, never negative); raw answers add the counter `value`. */
-export const counterSeriesSchema = z.object({ kind: z.literal('counter'), unit: z.string(), delta: nums, value: nums.optional() });
+/**
+ * A cumulative counter: energy per bucket (`delta`, never negative); raw answers add the counter `value`.
+ * `estimated` lists indices into `ts` of buckets whose energy is partly or wholly interpolated across a
+ * gap in the readings (left out when there are none).
+ */
+export const counterSeriesSchema = z.object({
+  kind: z.literal('counter'),
+  unit: z.string(),
+  delta: nums,
+  value: nums.optional(),
+  estimated: z.array(z.number()).optional(),
+});
 /** Raw readings of an instantaneous parameter: the value as sent. */
 export const rawSeriesSchema = z.object({ kind: z.literal('raw'), unit: z.string(), values: nums });
 export const seriesSchema = z.discriminatedUnion('kind', [instantSeriesSchema, counterSeriesSchema, rawSeriesSchema]);
