@@ -1,4 +1,11 @@
-import { type ApiErrorResponse, type ApiFieldError, validationMessage } from '@phasewatch/shared';
+import {
+  type ApiErrorResponse,
+  type ApiFieldError,
+  ERROR_MESSAGES,
+  type ErrorMessageKey,
+  isMessageKey,
+  validationMessage,
+} from '@phasewatch/shared';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 
@@ -28,8 +35,24 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * An error with a message key the web translates (`errors.*` of packages/shared): the English text is the
+ * answer's `message` (prefixed with the field when there is one, unless `message` is given) and the field
+ * error carries both the text and the key.
+ */
+export function keyedError(
+  statusCode: number,
+  key: ErrorMessageKey,
+  opts: { field?: string; message?: string; headers?: Record<string, string> } = {},
+): ApiError {
+  const text = ERROR_MESSAGES[key];
+  const message = opts.message ?? (opts.field ? `${opts.field}: ${text}` : text);
+  return new ApiError(statusCode, message, [{ ...(opts.field ? { field: opts.field } : {}), message: text, key }], opts.headers);
+}
+
 export const badRequest = (field: string, message: string) => new ApiError(400, `${field}: ${message}`, [{ field, message }]);
-export const unauthorized = (message = 'Unauthorized') => new ApiError(401, message);
+export const unauthorized = (message = 'Unauthorized') =>
+  new ApiError(401, message, [{ message, key: 'errors.unauthorized' satisfies ErrorMessageKey }]);
 export const notFound = (message = 'Not found') => new ApiError(404, message);
 
 export function errorBody(statusCode: number, message: string, errors: ApiFieldError[]): ApiErrorResponse {
@@ -61,8 +84,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
         const p = v.instancePath.replace(/^\//, '').replaceAll('/', '.');
         const unknownKeys = (v.params as { keys?: string[] } | undefined)?.keys;
         const field = unknownKeys?.length ? [p, unknownKeys.join(',')].filter(Boolean).join('.') : p || part;
-        const message = unknownKeys?.length ? 'unknown field' : validationMessage(v.message ?? 'invalid');
-        return { field, message };
+        const raw = unknownKeys?.length ? 'errors.unknownField' : (v.message ?? 'invalid');
+        // The key travels with the English text so the web app can show it in the user's language.
+        return { field, message: validationMessage(raw), ...(isMessageKey(raw) ? { key: raw } : {}) };
       });
       const message = errors.map((e) => `${e.field}: ${e.message}`).join('; ');
       return reply.status(400).send(errorBody(400, message, errors));

@@ -1,4 +1,4 @@
-import { VALIDATION_MESSAGES } from '@phasewatch/shared';
+import { ERROR_MESSAGES, VALIDATION_MESSAGES } from '@phasewatch/shared';
 import { describe, expect, it } from 'vitest';
 import { catalogues, i18n, setLanguage, storedLanguage } from './index';
 
@@ -20,8 +20,8 @@ describe('catalogues', () => {
     for (const [k, v] of Object.entries(other)) expect(v.trim(), k).not.toBe('');
   });
 
-  it('translates every validation key of the shared schemas', () => {
-    for (const key of Object.keys(VALIDATION_MESSAGES)) expect(en[key], key).toBeTruthy();
+  it('translates every validation key of the shared schemas and every error key the server answers', () => {
+    for (const key of [...Object.keys(VALIDATION_MESSAGES), ...Object.keys(ERROR_MESSAGES)]) expect(en[key], key).toBeTruthy();
   });
 
   it('keeps the spec texts exact', () => {

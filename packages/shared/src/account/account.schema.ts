@@ -84,8 +84,11 @@ export type User = z.infer<typeof userSchema>;
 export const authResponseSchema = z.object({ token: z.string(), user: userSchema });
 export type AuthResponse = z.infer<typeof authResponseSchema>;
 
-/** Field-level error as every 4xx answer carries it in `errors`. */
-export const apiErrorSchema = z.object({ field: z.string().optional(), message: z.string() });
+/**
+ * Field-level error as every 4xx answer carries it in `errors`: the English `message` for API users and,
+ * where one exists, the message `key` (`validation.*`, `errors.*`) the web app translates.
+ */
+export const apiErrorSchema = z.object({ field: z.string().optional(), message: z.string(), key: z.string().optional() });
 export type ApiFieldError = z.infer<typeof apiErrorSchema>;
 export const apiErrorResponseSchema = z.object({
   statusCode: z.number(),

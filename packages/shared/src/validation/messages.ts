@@ -30,7 +30,28 @@ export const VALIDATION_MESSAGES = {
 } as const;
 export type ValidationMessageKey = keyof typeof VALIDATION_MESSAGES;
 
+/**
+ * Message keys of the errors services answer on purpose (`errors.*`), with their English text. The API
+ * answers the English text as `message` and the key as `key` of each field error; the web translates the key.
+ */
+export const ERROR_MESSAGES = {
+  'errors.invalidCredentials': 'Invalid email or password',
+  'errors.tooManyAttempts': 'Too many failed sign-in attempts, try again later',
+  'errors.emailTaken': 'already registered',
+  'errors.resetTokenInvalid': 'invalid or expired',
+  'errors.macTaken': 'a device with this MAC address is already registered',
+  'errors.deviceNotFound': 'Device not found',
+  'errors.unauthorized': 'Unauthorized',
+  'errors.unknownField': 'unknown field',
+} as const;
+export type ErrorMessageKey = keyof typeof ERROR_MESSAGES;
+
 /** English text for a message key; other messages (zod's own) pass through unchanged. */
 export function validationMessage(keyOrText: string): string {
-  return (VALIDATION_MESSAGES as Record<string, string>)[keyOrText] ?? keyOrText;
+  return (VALIDATION_MESSAGES as Record<string, string>)[keyOrText] ?? (ERROR_MESSAGES as Record<string, string>)[keyOrText] ?? keyOrText;
+}
+
+/** Whether a text is one of the message keys above (validation or error), which the web can translate. */
+export function isMessageKey(text: string): text is ValidationMessageKey | ErrorMessageKey {
+  return Object.hasOwn(VALIDATION_MESSAGES, text) || Object.hasOwn(ERROR_MESSAGES, text);
 }

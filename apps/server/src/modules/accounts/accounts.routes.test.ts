@@ -4,7 +4,7 @@ import { buildTestApp, signUp, type TestApp } from '../../test/app.js';
 import { DIALECTS } from '../../test/storage.js';
 import { REFRESH_COOKIE } from './accounts.routes.js';
 
-type Json = Record<string, unknown> & { errors?: { field?: string; message: string }[] };
+type Json = Record<string, unknown> & { errors?: { field?: string; message: string; key?: string }[] };
 
 describe.each(DIALECTS)('accounts on %s', (dialect) => {
   let t: TestApp;
@@ -47,6 +47,8 @@ describe.each(DIALECTS)('accounts on %s', (dialect) => {
       const res = await post('/api/register', { email: 'TAKEN@example.com', password: 'abcd', country: 'PL' });
       expect(res.statusCode).toBe(409);
       expect(fieldsOf(res.json())).toEqual(['email']);
+      // English for API users, the message key for the web app to translate.
+      expect(res.json().errors[0]).toEqual({ field: 'email', message: 'already registered', key: 'errors.emailTaken' });
     });
 
     it.each([
@@ -63,6 +65,8 @@ describe.each(DIALECTS)('accounts on %s', (dialect) => {
       const body = res.json();
       expect(fieldsOf(body)).toContain(field);
       expect(body.message).toContain(field);
+      // Every validation error carries the message key of its rule next to the English text.
+      for (const e of body.errors) expect(e.key).toMatch(/^(validation|errors)\./);
     });
 
     it('accepts exactly 4 password characters (inclusive minimum)', async () => {
@@ -86,7 +90,8 @@ describe.each(DIALECTS)('accounts on %s', (dialect) => {
       expect(wrong.statusCode).toBe(401);
       expect(unknown.statusCode).toBe(401);
       expect(wrong.json().errors).toEqual(unknown.json().errors);
-      expect(wrong.json().errors.length).toBeGreaterThan(0);
+      expect(wrong.json().message).toBe('Invalid email or password');
+      expect(wrong.json().errors).toEqual([{ field: 'password', message: 'Invalid email or password', key: 'errors.invalidCredentials' }]);
     });
 
     it('rate-limits repeated failures with 429 and Retry-After, then still refuses the right password', async () => {
@@ -96,7 +101,9 @@ describe.each(DIALECTS)('accounts on %s', (dialect) => {
       const blocked = await post('/api/account/login', { email: 'eve@example.com', password: 'pw-eve' });
       expect(blocked.statusCode).toBe(429);
       expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
-      expect(blocked.json().errors.length).toBe(1);
+      expect(blocked.json().errors).toEqual([
+        { message: 'Too many failed sign-in attempts, try again later', key: 'errors.tooManyAttempts' },
+      ]);
     });
 
     it.each([

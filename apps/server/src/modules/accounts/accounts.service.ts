@@ -10,7 +10,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { DUMMY_HASH, hashPassword, verifyPassword } from '../../auth/passwords.js';
 import { type AccessTokens, randomToken, sha256 } from '../../auth/tokens.js';
 import type { EventBus } from '../../events/bus.js';
-import { ApiError, unauthorized } from '../../http/errors.js';
+import { keyedError, unauthorized } from '../../http/errors.js';
 import type { UserRow } from '../../storage/schema.js';
 import type { AccountsRepository } from './accounts.repository.js';
 import { LoginThrottle } from './login-throttle.js';
@@ -70,14 +70,7 @@ export class AccountsService {
     const key = `${ip}|${req.email}`;
     const retryAfter = this.throttle.blockedFor(key);
     if (retryAfter > 0) {
-      throw new ApiError(
-        429,
-        'Too many failed sign-in attempts, try again later',
-        [{ message: 'Too many failed sign-in attempts, try again later' }],
-        {
-          'retry-after': String(Math.ceil(retryAfter / 1000)),
-        },
-      );
+      throw keyedError(429, 'errors.tooManyAttempts', { headers: { 'retry-after': String(Math.ceil(retryAfter / 1000)) } });
     }
     const row = await this.repo.findUserByEmail(req.email);
     const ok = row
@@ -85,7 +78,7 @@ export class AccountsService {
       : await verifyPassword(req.password, await DUMMY_HASH).then(() => false);
     if (!row || !ok) {
       this.throttle.fail(key);
-      throw new ApiError(401, 'Invalid email or password', [{ field: 'password', message: 'Invalid email or password' }]);
+      throw keyedError(401, 'errors.invalidCredentials', { field: 'password', message: 'Invalid email or password' });
     }
     this.throttle.reset(key);
     return this.startSession(row);
@@ -103,7 +96,7 @@ export class AccountsService {
       created_at: now,
       updated_at: now,
     });
-    if (!row) throw new ApiError(409, 'email: already registered', [{ field: 'email', message: 'already registered' }]);
+    if (!row) throw keyedError(409, 'errors.emailTaken', { field: 'email' });
     return this.startSession(row);
   }
 
@@ -193,7 +186,7 @@ export class AccountsService {
   async resetPassword(token: string, password: string): Promise<void> {
     const now = Date.now();
     const userId = await this.repo.consumePasswordReset(sha256(token), now);
-    if (userId === undefined) throw new ApiError(400, 'token: invalid or expired', [{ field: 'token', message: 'invalid or expired' }]);
+    if (userId === undefined) throw keyedError(400, 'errors.resetTokenInvalid', { field: 'token' });
     await this.repo.updateUser(userId, { password_hash: await hashPassword(password), updated_at: now });
     await this.repo.revokeAllForUser(userId, now);
   }

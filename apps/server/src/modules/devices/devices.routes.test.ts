@@ -57,6 +57,7 @@ describe.each(DIALECTS)('devices API (%s)', (dialect) => {
     await create(alice.auth, { name: 'A', mac: '00:00:00:00:00:0A', typeCode: 13 });
     const dup = await create(alice.auth, { name: 'B', mac: '00:00:00:00:00:0a', typeCode: 13 });
     expect(dup.statusCode).toBe(409);
+    expect(dup.json().errors).toEqual([{ field: 'mac', message: expect.any(String), key: 'errors.macTaken' }]);
     // Another user may own the same MAC.
     expect((await create(bob.auth, { name: 'B', mac: '00:00:00:00:00:0A', typeCode: 13 })).statusCode).toBe(200);
     expect((await t.app.inject({ method: 'GET', url: '/api/devices' })).statusCode).toBe(401);
@@ -74,16 +75,21 @@ describe.each(DIALECTS)('devices API (%s)', (dialect) => {
       criticalLevel: 100,
     });
     expect((await put(`/api/devices/${id}/limits`, { warningLevel: 0, criticalLevel: 0.5 })).statusCode).toBe(200);
-    for (const [payload, field, message] of [
-      [{ warningLevel: 20, criticalLevel: 20 }, 'warningLevel', 'warning level must be less than critical level'],
-      [{ warningLevel: 50.5, criticalLevel: 60 }, 'warningLevel', 'must be between 0 and 50 %'],
-      [{ warningLevel: 10, criticalLevel: 100.1 }, 'criticalLevel', 'must be between 0 and 100 %'],
-      [{ warningLevel: -1, criticalLevel: 10 }, 'warningLevel', 'must be between 0 and 50 %'],
-      [{ warningLevel: 'x', criticalLevel: 10 }, 'warningLevel', 'must be a valid number'],
+    for (const [payload, field, message, key] of [
+      [
+        { warningLevel: 20, criticalLevel: 20 },
+        'warningLevel',
+        'warning level must be less than critical level',
+        'validation.warningBelowCritical',
+      ],
+      [{ warningLevel: 50.5, criticalLevel: 60 }, 'warningLevel', 'must be between 0 and 50 %', 'validation.warningRange'],
+      [{ warningLevel: 10, criticalLevel: 100.1 }, 'criticalLevel', 'must be between 0 and 100 %', 'validation.criticalRange'],
+      [{ warningLevel: -1, criticalLevel: 10 }, 'warningLevel', 'must be between 0 and 50 %', 'validation.warningRange'],
+      [{ warningLevel: 'x', criticalLevel: 10 }, 'warningLevel', 'must be a valid number', 'validation.number'],
     ] as const) {
       const res = await put(`/api/devices/${id}/limits`, payload);
       expect(res.statusCode).toBe(400);
-      expect(res.json().errors).toContainEqual({ field, message });
+      expect(res.json().errors).toContainEqual({ field, message, key });
     }
 
     expect((await put(`/api/devices/${id}/meter-value`, { meterValueKwh: 1234.5 })).json().totalEnergyKwh).toBe(1234.5);
@@ -110,6 +116,7 @@ describe.each(DIALECTS)('devices API (%s)', (dialect) => {
     ] as const) {
       const res = await t.app.inject({ method, url, headers: bob.auth, ...(method === 'PUT' ? { payload: { meterValueKwh: 1 } } : {}) });
       expect(res.statusCode, `${method} ${url}`).toBe(404);
+      expect(res.json().errors, `${method} ${url}`).toEqual([{ message: 'Device not found', key: 'errors.deviceNotFound' }]);
     }
     expect((await t.app.inject({ method: 'GET', url: '/api/devices/abc', headers: alice.auth })).statusCode).toBe(400);
   });

@@ -21,15 +21,15 @@ import {
 import type { Updateable } from 'kysely';
 import { randomToken, sha256 } from '../../auth/tokens.js';
 import type { EventBus } from '../../events/bus.js';
-import { ApiError, notFound } from '../../http/errors.js';
+import { keyedError } from '../../http/errors.js';
 import type { DeviceRow, DevicesTable } from '../../storage/schema.js';
 import { serverDate } from '../accounts/accounts.service.js';
 import type { ReadingsRepository } from '../readings/readings.repository.js';
 import type { ReadingsQueryInput, ReadingsService } from '../readings/readings.service.js';
 import type { DevicesRepository, IngestIdentity } from './devices.repository.js';
 
-const macConflict = () =>
-  new ApiError(409, 'mac: a device with this MAC address is already registered', [{ field: 'mac', message: 'already registered' }]);
+const macConflict = () => keyedError(409, 'errors.macTaken', { field: 'mac' });
+const deviceNotFound = () => keyedError(404, 'errors.deviceNotFound');
 
 function notificationsOf(row: DeviceRow): NotificationSettings {
   try {
@@ -85,7 +85,7 @@ export class DevicesService {
 
   private async own(userId: number, id: number): Promise<DeviceRow> {
     const row = await this.repo.findForUser(userId, id);
-    if (!row) throw notFound('Device not found');
+    if (!row) throw deviceNotFound();
     return row;
   }
 
@@ -135,7 +135,7 @@ export class DevicesService {
   private async patch(userId: number, id: number, patch: Updateable<DevicesTable>): Promise<Device> {
     const row = await this.repo.update(userId, id, { ...patch, modified_at: this.now() });
     if (row === 'conflict') throw macConflict();
-    if (!row) throw notFound('Device not found');
+    if (!row) throw deviceNotFound();
     return this.toDevice(row);
   }
 

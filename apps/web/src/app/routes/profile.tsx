@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Page } from '@/components/page';
 import { useUserInfo } from '@/features/profile/api/get-user-info';
 import { ProfileForm } from '@/features/profile/components/profile-form';
+import { errorTexts } from '@/lib/error-text';
 
 export default function ProfilePage() {
   const { t } = useTranslation();
@@ -19,7 +20,7 @@ export default function ProfilePage() {
         ) : user.isError ? (
           <Stack align="flex-start">
             <Alert color="red" role="alert">
-              {t(user.error.message, { defaultValue: t('errors.generic') })}
+              {t(errorTexts(user.error)[0] ?? 'errors.generic')}
             </Alert>
             <Button onClick={() => void user.refetch()}>{t('errors.retry')}</Button>
           </Stack>

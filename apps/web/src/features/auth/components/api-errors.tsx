@@ -1,18 +1,13 @@
 import { Alert, List } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '@/lib/api-client';
+import { errorTexts } from '@/lib/error-text';
 
 /** A failed account call as the error state: the `errors` of the answer under a title. */
 export function ApiErrorAlert({ error, titleKey }: { error: unknown; titleKey: string }) {
   const { t } = useTranslation();
   if (!error) return null;
-  const messages =
-    error instanceof ApiError
-      ? error.errors.length > 0
-        ? error.errors.map((e) => t(e.message, { defaultValue: e.message }))
-        : [t(error.message, { defaultValue: error.message })]
-      : [t('errors.generic')];
+  const messages = [...new Set(errorTexts(error).map((m) => t(m, { defaultValue: m })))];
   return (
     <Alert color="red" icon={<IconAlertCircle />} title={t(titleKey)} role="alert">
       {messages.length === 1 ? (

@@ -22,6 +22,7 @@ import { Link } from 'react-router';
 import { SearchBox } from '@/components/ui/search-box';
 import { paths } from '@/config/paths';
 import { useLiveDeviceStatus, useLiveMeasurements } from '@/features/realtime/use-live-measurements';
+import { errorTexts } from '@/lib/error-text';
 import { useDevices } from '../api/get-devices';
 import { newestReading, useLatestReading } from '../api/get-latest-reading';
 import { formatQuantity, headlineValue } from '../live-values';
@@ -50,7 +51,7 @@ export function DeviceList() {
     return (
       <Stack align="flex-start">
         <Alert color="red" role="alert">
-          {t(devices.error.message, { defaultValue: t('errors.generic') })}
+          {t(errorTexts(devices.error)[0] ?? 'errors.generic')}
         </Alert>
         <Button onClick={() => void devices.refetch()}>{t('errors.retry')}</Button>
       </Stack>

@@ -7,6 +7,7 @@ import { setLanguage } from '@/i18n';
 import { ApiError } from '@/lib/api-client';
 import { countryOptions, timezoneOptions } from '@/lib/countries';
 import { formatServerDate } from '@/lib/dates';
+import { fieldErrorsOf } from '@/lib/error-text';
 import { useSchemaForm } from '@/lib/use-schema-form';
 import { useUpdateProfile } from '../api/update-profile';
 
@@ -42,9 +43,7 @@ export function ProfileForm({ user }: { user: User }) {
           },
           onError: (error) => {
             if (error instanceof ApiError && error.kind === 'http') {
-              const fieldErrors: Partial<Record<keyof Values, string>> = {};
-              for (const fe of error.errors) if (fe.field && fe.field in form.values) fieldErrors[fe.field as keyof Values] = fe.message;
-              form.setErrors(fieldErrors);
+              form.setErrors(fieldErrorsOf(error, form.values));
               notifications.show({ color: 'red', message: t('messages.unableToSave') });
             }
           },
