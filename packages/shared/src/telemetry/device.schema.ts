@@ -147,6 +147,11 @@ export const deviceListItemSchema = z.object({
   tariff: z.object({ id: z.number().int(), name: z.string() }).nullable(),
   /** Measured active-energy import plus the meter value (kWh). */
   totalEnergyKwh: z.number(),
+  /**
+   * The device's newest stored reading (epoch ms and the parameters it carried), so the list needs no
+   * request per row; null before the first reading.
+   */
+  latestReading: z.object({ ts: z.number(), values: z.record(z.string(), z.number()) }).nullable(),
 });
 export type DeviceListItem = z.infer<typeof deviceListItemSchema>;
 

@@ -1,5 +1,6 @@
 import type { Kysely, Updateable } from 'kysely';
 import type { Database, DeviceRow, DevicesTable } from '../../storage/schema.js';
+import { type LatestRawReading, latestRawReadings } from '../readings/readings.latest.js';
 
 export type NewDevice = Omit<DeviceRow, 'id' | 'last_seen' | 'last_rssi' | 'last_status' | 'last_weak'>;
 
@@ -56,6 +57,11 @@ export class DevicesRepository {
       .where('devices.ingest_key_hash', '=', hash)
       .executeTakeFirst();
     return row;
+  }
+
+  /** The newest raw reading of each of the user's devices (or of one of them), by device id. */
+  latestReadings(userId: number, deviceId?: number): Promise<Map<number, LatestRawReading>> {
+    return latestRawReadings(this.db, userId, deviceId);
   }
 
   userTimezone(userId: number): Promise<{ timezone: string } | undefined> {

@@ -24,6 +24,7 @@ import type { EventBus } from '../../events/bus.js';
 import { keyedError } from '../../http/errors.js';
 import type { DeviceRow, DevicesTable } from '../../storage/schema.js';
 import { serverDate } from '../accounts/accounts.service.js';
+import type { LatestRawReading } from '../readings/readings.latest.js';
 import type { ReadingsRepository } from '../readings/readings.repository.js';
 import type { ReadingsQueryInput, ReadingsService } from '../readings/readings.service.js';
 import type { DevicesRepository, IngestIdentity } from './devices.repository.js';
@@ -49,7 +50,7 @@ export class DevicesService {
     private readonly now: () => number = Date.now,
   ) {}
 
-  private listItem(row: DeviceRow, totalEnergyKwh: number): DeviceListItem {
+  private listItem(row: DeviceRow, totalEnergyKwh: number, latestReading: LatestRawReading | null): DeviceListItem {
     return {
       id: row.id,
       name: row.name,
@@ -64,13 +65,15 @@ export class DevicesService {
       location: null,
       tariff: null,
       totalEnergyKwh,
+      latestReading,
     };
   }
 
   private async toDevice(row: DeviceRow): Promise<Device> {
     const measured = await this.readings.totalEnergy(row.id, energyDirection(row.type_code));
+    const latest = (await this.repo.latestReadings(row.user_id, row.id)).get(row.id) ?? null;
     return {
-      ...this.listItem(row, Math.round((measured + row.meter_value_kwh) * 1e6) / 1e6),
+      ...this.listItem(row, Math.round((measured + row.meter_value_kwh) * 1e6) / 1e6, latest),
       registeredAt: serverDate(row.registered_at),
       modifiedAt: serverDate(row.modified_at),
       billingStartDate: row.billing_start_date,
@@ -120,10 +123,11 @@ export class DevicesService {
 
   async list(userId: number): Promise<DeviceListItem[]> {
     const rows = await this.repo.listForUser(userId);
+    const latest = await this.repo.latestReadings(userId);
     const out: DeviceListItem[] = [];
     for (const row of rows) {
       const measured = await this.readings.totalEnergy(row.id, energyDirection(row.type_code));
-      out.push(this.listItem(row, Math.round((measured + row.meter_value_kwh) * 1e6) / 1e6));
+      out.push(this.listItem(row, Math.round((measured + row.meter_value_kwh) * 1e6) / 1e6, latest.get(row.id) ?? null));
     }
     return out;
   }

@@ -22,6 +22,7 @@ const device = (id: number, name: string, typeCode: number): DeviceListItem => (
   location: null,
   tariff: null,
   totalEnergyKwh: 0,
+  latestReading: null,
 });
 
 /** The list with a real query cache and realtime provider over a fake hub. */
@@ -69,36 +70,24 @@ describe('DeviceList live values', () => {
     fetchSpy.mockRestore();
   });
 
-  it("shows a device's last stored reading until the hub pushes a newer one", async () => {
+  it("shows a device's last stored reading from the list answer (no request per row) until the hub pushes a newer one", async () => {
     const queryClient = new QueryClient({ defaultOptions: { queries: { staleTime: Number.POSITIVE_INFINITY, retry: false } } });
-    const seen = '2026-11-26 10:00:00';
-    queryClient.setQueryData(['devices'], [{ ...device(1, 'Meter', 13), status: 'online', lastSeen: seen }]);
-    const { hubs, create } = fakeHubFactory();
     const at = Date.UTC(2026, 10, 26, 10);
-    const fetchSpy = vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
-      const url = new URL(String(input), 'http://localhost');
-      expect(url.pathname).toBe('/api/devices/1/readings');
-      expect(url.searchParams.get('interval')).toBe('raw');
-      const body = {
-        interval: 'raw',
-        from: at - 300_000,
-        to: at + 1000,
-        timezone: 'UTC',
-        ts: [at - 60_000, at],
-        series: {
-          pave1: { kind: 'raw', unit: 'W', values: [1, 100] },
-          pave2: { kind: 'raw', unit: 'W', values: [1, 200] },
-          pave3: { kind: 'raw', unit: 'W', values: [1, 300] },
-        },
-      };
-      return new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
-    });
+    const stored = { ts: at, values: { pave1: 100, pave2: 200, pave3: 300 } };
+    queryClient.setQueryData(
+      ['devices'],
+      [{ ...device(1, 'Meter', 13), status: 'online', lastSeen: '2026-11-26 10:00:00', latestReading: stored }],
+    );
+    const { hubs, create } = fakeHubFactory();
+    const fetchSpy = vi.spyOn(globalThis, 'fetch');
     renderList(queryClient, create);
     const value = () => document.querySelectorAll('[data-live-value="1"]')[1]?.textContent;
     await waitFor(() => expect(value()).toBe('600 W'));
-    expect(fetchSpy).toHaveBeenCalledTimes(1);
+    expect(fetchSpy).not.toHaveBeenCalled();
     const hub = hubs[0];
     if (!hub) throw new Error('no hub');
+    // An older push (a late reading) does not replace the newer stored one.
+    act(() => hub.push('liveMeasurement', { deviceId: 1, ts: at - 10_000, values: { power3phases: 1 } }));
     act(() => hub.push('liveMeasurement', { deviceId: 1, ts: at + 10_000, values: { power3phases: 750 } }));
     await waitFor(() => expect(value()).toBe('750 W'));
     fetchSpy.mockRestore();

@@ -24,7 +24,7 @@ import { paths } from '@/config/paths';
 import { useLiveDeviceStatus, useLiveMeasurements } from '@/features/realtime/use-live-measurements';
 import { errorTexts } from '@/lib/error-text';
 import { useDevices } from '../api/get-devices';
-import { newestReading, useLatestReading } from '../api/get-latest-reading';
+import { newestReading } from '../api/get-latest-reading';
 import { formatQuantity, headlineValue } from '../live-values';
 
 /**
@@ -116,13 +116,13 @@ export function DeviceList() {
 
 /**
  * The figure a row shows live: total power, single-phase power or temperature. Until the hub pushes a
- * reading it shows the device's last stored one (a dash for a device that never sent any).
+ * reading it shows the device's last stored one, which the list answer carries (a dash for a device
+ * that never sent any).
  */
-export function LiveValue({ device }: { device: Pick<DeviceListItem, 'id' | 'typeCode' | 'lastSeen'> }) {
+export function LiveValue({ device }: { device: Pick<DeviceListItem, 'id' | 'typeCode' | 'latestReading'> }) {
   const { i18n } = useTranslation();
   const { latest } = useLiveMeasurements(device.id);
-  const stored = useLatestReading(device);
-  const head = headlineValue(deviceKind(device.typeCode), newestReading(latest, stored.data)?.values);
+  const head = headlineValue(deviceKind(device.typeCode), newestReading(latest, device.latestReading)?.values);
   return (
     <Text component="span" fw={600} style={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }} data-live-value={device.id}>
       {head ? formatQuantity(head.value, head.unit, i18n.language) : '—'}
