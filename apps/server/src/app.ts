@@ -10,14 +10,15 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import { makeAuthenticate } from './auth/authenticate.js';
 import { AccessTokens } from './auth/tokens.js';
 import type { AppConfig } from './config.js';
+import type { AppContext, BaseContext } from './context.js';
 import { EventBus } from './events/bus.js';
 import { errorBody, registerErrorHandling } from './http/errors.js';
 import { AccountsRepository } from './modules/accounts/accounts.repository.js';
 import { accountsRoutes } from './modules/accounts/accounts.routes.js';
 import { AccountsService } from './modules/accounts/accounts.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
-import { createTelemetry, type Telemetry } from './modules/telemetry.js';
-import { createRealtime, type Realtime } from './realtime/index.js';
+import { createTelemetry } from './modules/telemetry.js';
+import { createRealtime } from './realtime/index.js';
 import { openStorage, type Storage } from './storage/database.js';
 import { migrateToLatest } from './storage/migrate.js';
 
@@ -26,21 +27,6 @@ declare module 'fastify' {
     /** preHandler for routes that need a signed-in user; sets `request.auth`. */
     authenticate: preHandlerAsyncHookHandler;
   }
-}
-
-/** The core every module is built from. */
-export interface BaseContext {
-  config: AppConfig;
-  storage: Storage;
-  tokens: AccessTokens;
-  accounts: AccountsService;
-  events: EventBus;
-}
-
-/** What the app is built from; every service is reachable here for start-up tasks and tests. */
-export interface AppContext extends BaseContext {
-  telemetry: Telemetry;
-  realtime: Realtime;
 }
 
 export interface BuildOptions {
@@ -72,7 +58,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
 
-  const storage = opts.storage ?? openStorage({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const storage = opts.storage ?? openStorage({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgPoolSize: config.pgPoolSize });
   app.addHook('onClose', async () => storage.close());
   await migrateToLatest(storage.db as never, storage.dialect);
 

@@ -40,6 +40,22 @@ export interface AppConfig {
   loginFailureWindowMs: number;
   /** Public base URL used in mails (password reset links). */
   publicUrl: string;
+  /**
+   * Energy rules (packages/shared/src/energy/counter.ts): a counter reading below this share of the one
+   * before it is a reset, at or above it a drop is noise (`ENERGY_JITTER_RATIO`, default 0.9).
+   */
+  energyJitterRatio: number;
+  /** A step between counter readings longer than this marks its buckets estimated (`ENERGY_GAP_LIMIT_MINUTES`, default 15). */
+  energyGapLimitMs: number;
+  /** PostgreSQL connections per server instance (`PG_POOL_SIZE`, default 10). */
+  pgPoolSize: number;
+}
+
+function ratio(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0 || n >= 1) throw new Error(`${name} must be a number between 0 and 1 (exclusive), got "${value}"`);
+  return n;
 }
 
 function int(value: string | undefined, fallback: number, name: string): number {
@@ -103,5 +119,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     loginMaxFailures: int(env.LOGIN_MAX_FAILURES, 10, 'LOGIN_MAX_FAILURES'),
     loginFailureWindowMs: int(env.LOGIN_FAILURE_WINDOW_MS, 15 * 60_000, 'LOGIN_FAILURE_WINDOW_MS'),
     publicUrl: env.PUBLIC_URL || `http://${host}:${port}`,
+    energyJitterRatio: ratio(env.ENERGY_JITTER_RATIO, 0.9, 'ENERGY_JITTER_RATIO'),
+    energyGapLimitMs: int(env.ENERGY_GAP_LIMIT_MINUTES, 15, 'ENERGY_GAP_LIMIT_MINUTES') * 60_000,
+    pgPoolSize: Math.max(1, int(env.PG_POOL_SIZE, 10, 'PG_POOL_SIZE')),
   };
 }

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { BaseContext } from '../app.js';
+import type { BaseContext } from '../context.js';
 import { BatchWriter } from '../ingest/batch-writer.js';
 import { ingestRoutes } from '../ingest/ingest.routes.js';
 import { IngestService } from '../ingest/ingest.service.js';

@@ -11,8 +11,9 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { type AppContext, buildApp } from '../app.js';
+import { buildApp } from '../app.js';
 import { type AppConfig, loadConfig } from '../config.js';
+import type { AppContext } from '../context.js';
 import { openStorage } from '../storage/database.js';
 import { buildTestApp, signUp, type TestApp } from '../test/app.js';
 import { createTestStorage, DIALECTS } from '../test/storage.js';

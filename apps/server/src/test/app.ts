@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { type AppContext, buildApp } from '../app.js';
+import { buildApp } from '../app.js';
 import { type AppConfig, loadConfig } from '../config.js';
+import type { AppContext } from '../context.js';
 import type { Dialect } from '../storage/database.js';
 import { createTestStorage } from './storage.js';
 

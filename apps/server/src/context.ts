@@ -1,0 +1,27 @@
+import type { AccessTokens } from './auth/tokens.js';
+import type { AppConfig } from './config.js';
+import type { EventBus } from './events/bus.js';
+import type { AccountsService } from './modules/accounts/accounts.service.js';
+import type { Telemetry } from './modules/telemetry.js';
+import type { Realtime } from './realtime/index.js';
+import type { Storage } from './storage/database.js';
+
+/*
+ * What the app is built from, apart from app.ts: modules receive the base context and return their
+ * services, and app.ts assembles the whole (modules never import app.ts).
+ */
+
+/** The core every module is built from. */
+export interface BaseContext {
+  config: AppConfig;
+  storage: Storage;
+  tokens: AccessTokens;
+  accounts: AccountsService;
+  events: EventBus;
+}
+
+/** What the app is built from; every service is reachable here for start-up tasks and tests. */
+export interface AppContext extends BaseContext {
+  telemetry: Telemetry;
+  realtime: Realtime;
+}
