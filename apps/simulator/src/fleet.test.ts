@@ -57,7 +57,8 @@ describe('embedded fleet', () => {
         DEVICE_TYPES.SINGLE_PHASE_METER,
       ].sort((a, b) => a - b),
     );
-    const history = api.devices.reduce((n, d) => n + d.readings.length, 0);
+    // History arrives in batches; live readings (already flowing) one at a time.
+    const history = api.devices.reduce((n, d) => n + d.batches.filter((b) => b > 1).reduce((a, b) => a + b, 0), 0);
     expect(summary.sent).toBe(history);
     // Two days of minutes per device, less any deliberate gap.
     expect(history).toBeGreaterThan(5 * 2 * 1440 * 0.9);
@@ -127,6 +128,77 @@ describe('embedded fleet', () => {
     const step = (edge?.values.eai1 ?? 0) - (prev?.values.eai1 ?? 0);
     expect(step).toBeGreaterThanOrEqual(0);
     expect(step).toBeLessThan(0.2);
+  });
+
+  it('goes live at once while the history is still being sent, its counters continuing the history', async () => {
+    await api.close();
+    api = await startFakeApi({ batchDelayMs: 150 });
+    const spec = DEMO_FLEET[0];
+    if (!spec) throw new Error('no spec');
+    const fleet = startFleet({
+      baseUrl: api.url,
+      email: 'demo@example.com',
+      password: 'demo1234',
+      stateFile: path.join(dataDir, 'state.json'),
+      devices: [spec],
+      historyDays: 3,
+      liveIntervalMs: 40,
+      batchSize: 500,
+      modelOptions: { gapsPerYear: 0, resetsPerYear: 0 },
+    });
+    let historyDone = false;
+    void fleet.backfillDone.then(() => {
+      historyDone = true;
+    });
+    // A reading of the last seconds arrives long before three days of history are stored.
+    await until(() => (api.devices[0]?.readings ?? []).some((r) => Date.now() - Date.parse(r.ts) < 5_000));
+    expect(historyDone).toBe(false);
+    await fleet.backfillDone;
+    await fleet.stop();
+
+    const readings = [...(api.devices[0]?.readings ?? [])].sort((a, b) => Date.parse(a.ts) - Date.parse(b.ts));
+    const minutes = readings.filter((r) => Date.parse(r.ts) % MINUTE_MS === 0);
+    // Every minute of the three days, once (no hole where the live readings began).
+    expect(minutes.length).toBeGreaterThanOrEqual(3 * 1440);
+    expect(new Set(minutes.map((r) => r.ts)).size).toBe(minutes.length);
+    for (let i = 1; i < readings.length; i++) {
+      const step = (readings[i]?.values.eai1 ?? 0) - (readings[i - 1]?.values.eai1 ?? 0);
+      // The counter never goes back or jumps where history and live readings meet.
+      expect(step, readings[i]?.ts).toBeGreaterThanOrEqual(-1e-9);
+      expect(step, readings[i]?.ts).toBeLessThan(0.2);
+    }
+  });
+
+  it('keeps the unsent history in the state file, so a stop half-way resumes it without a hole', async () => {
+    await api.close();
+    api = await startFakeApi({ batchDelayMs: 100 });
+    const spec = DEMO_FLEET[2];
+    if (!spec) throw new Error('no spec');
+    const options = {
+      baseUrl: api.url,
+      email: 'demo@example.com',
+      password: 'demo1234',
+      stateFile: path.join(dataDir, 'state.json'),
+      devices: [spec],
+      historyDays: 2,
+      liveIntervalMs: 40,
+      batchSize: 400,
+      modelOptions: { gapsPerYear: 0, resetsPerYear: 0 },
+    };
+    const first = startFleet(options);
+    await until(() => (api.devices[0]?.batches.filter((b) => b > 1).length ?? 0) >= 2);
+    await first.stop();
+    const pending = loadState(options.stateFile)?.devices[0]?.pending ?? [];
+    expect(pending).toHaveLength(1);
+    const second = startFleet(options);
+    await second.backfillDone;
+    await second.stop();
+    expect(loadState(options.stateFile)?.devices[0]?.pending).toBeUndefined();
+    const minutes = new Set((api.devices[0]?.readings ?? []).map((r) => Date.parse(r.ts)).filter((ts) => ts % MINUTE_MS === 0));
+    const first0 = Math.min(...minutes);
+    const last = Math.max(...minutes);
+    for (let ts = first0; ts <= last; ts += MINUTE_MS) expect(minutes.has(ts), new Date(ts).toISOString()).toBe(true);
+    expect(last - first0).toBeGreaterThanOrEqual(2 * DAY_MS);
   });
 
   it('reports a refused sign-in as a set-up error without registering anything', async () => {

@@ -7,7 +7,7 @@ import { createModel, KIND_MODELS, KIND_TYPE_CODES, type SimulatedKind } from '.
 import { connectMqtt, type MqttPublisher } from './mqtt-publisher.js';
 import { hash32 } from './random.js';
 import { ReadingSerializer } from './serialize.js';
-import { type DeviceState, loadState, type SimulatorState, saveState } from './state.js';
+import { type DeviceState, loadState, type PendingHistory, type SimulatorState, saveState } from './state.js';
 
 /** One device of a simulated fleet. `slot` identifies it across starts; `seed` makes its data reproducible. */
 export interface FleetDeviceSpec {
@@ -67,6 +67,24 @@ export function simulatedMac(seed: number, attempt = 0): string {
   const b = hash32(a ^ 0x51ed270b);
   const bytes = [0x02, (a >>> 24) & 255, (a >>> 16) & 255, (a >>> 8) & 255, a & 255, b & 255];
   return bytes.map((x) => x.toString(16).padStart(2, '0').toUpperCase()).join(':');
+}
+
+/** Readings stepped between turns of the event loop while a live model catches up (~10 ms of work). */
+const STEP_YIELD_EVERY = 500;
+
+/**
+ * Steps a model through the 1-minute grid from `fromTs` to `toTs` without sending anything: the same
+ * steps a backfill of that range takes, so the model ends with the counters the sent history ends with.
+ */
+async function stepThrough(model: DeviceModel, fromTs: number, toTs: number, signal: AbortSignal): Promise<void> {
+  let n = 0;
+  for (let ts = fromTs; ts <= toTs; ts += MINUTE_MS) {
+    model.step(ts);
+    if (++n % STEP_YIELD_EVERY === 0) {
+      signal.throwIfAborted();
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+  }
 }
 
 /** First reading time on the 1-minute grid strictly after `ts`. */
@@ -160,7 +178,8 @@ export function startFleet(options: FleetOptions): FleetHandle {
     }
   };
 
-  const backfill = async (s: SimulatorState): Promise<BackfillSummary> => {
+  /** Without live readings: history up to now, then catch-up passes while the clock moved on. */
+  const backfillOnly = async (s: SimulatorState): Promise<BackfillSummary> => {
     const total: BackfillSummary = { sent: 0, requests: 0, elapsedMs: 0, readingsPerSecond: 0 };
     for (let pass = 0; pass <= MAX_CATCH_UP_PASSES; pass++) {
       const end = Math.floor(now() / MINUTE_MS) * MINUTE_MS;
@@ -189,12 +208,84 @@ export function startFleet(options: FleetOptions): FleetHandle {
           save();
         },
       });
-      total.sent += summary.sent;
-      total.requests += summary.requests;
-      total.elapsedMs += summary.elapsedMs;
+      add(total, summary);
       // A short pass means we have caught up with the clock.
       if (summary.elapsedMs < MINUTE_MS) break;
     }
+    return finish(total);
+  };
+
+  /**
+   * With live readings: the devices go live at once and the history is sent beside them. A year of
+   * history takes minutes to store; a device whose newest reading is the backfill's progress would show
+   * offline with last March's values all that time. So each live model is first stepped (without
+   * sending) through the minutes the history will hold, which gives it exactly the counters the history
+   * ends with, and starts sending now; a second model of the same seed replays those minutes and sends
+   * them. What is still unsent is kept in the state file, so a stop half-way resumes it.
+   */
+  const backfillBesideLive = async (s: SimulatorState, goLive: () => void): Promise<BackfillSummary> => {
+    const end = Math.floor(now() / MINUTE_MS) * MINUTE_MS;
+    const start = end - options.historyDays * DAY_MS;
+    for (const [i, d] of s.devices.entries()) {
+      const model = models[i];
+      if (!model) continue;
+      d.pending ??= [];
+      let range: PendingHistory | null = null;
+      if (model.lastTs === null) {
+        // No history asked for: a new device starts with its first live reading.
+        if (options.historyDays > 0) range = { from: null, fromTs: start, toTs: end };
+      } else if (nextMinute(model.lastTs) <= end) {
+        range = { from: model.snapshot(), fromTs: nextMinute(model.lastTs), toTs: end };
+      }
+      if (!range) continue;
+      d.pending.push(range);
+      await stepThrough(model, range.fromTs, range.toTs, signal);
+      d.snapshot = model.snapshot();
+    }
+    save(true);
+    goLive();
+
+    const total: BackfillSummary = { sent: 0, requests: 0, elapsedMs: 0, readingsPerSecond: 0 };
+    for (;;) {
+      const work: BackfillDevice[] = [];
+      const owners: { device: DeviceState; range: PendingHistory }[] = [];
+      for (const d of s.devices) {
+        const range = d.pending?.[0];
+        if (!range) continue;
+        const model = createModel(d.kind, { ...options.modelOptions, seed: d.seed });
+        if (range.from) model.restore(range.from);
+        owners.push({ device: d, range });
+        work.push({ model, fromTs: range.fromTs, toTs: range.toTs, send: (lines, sig) => client.ingest(d.ingestKey, lines, sig) });
+      }
+      if (work.length === 0) break;
+      const summary = await runBackfill({
+        devices: work,
+        ...(options.batchSize ? { batchSize: options.batchSize } : {}),
+        ...(options.concurrency ? { concurrency: options.concurrency } : {}),
+        signal,
+        onProgress: (progress) => emit({ type: 'backfill', progress }),
+        onCommitted: (i, snapshot) => {
+          const owner = owners[i];
+          if (!owner) return;
+          owner.range.from = snapshot;
+          owner.range.fromTs = nextMinute(snapshot.ts);
+          save();
+        },
+      });
+      for (const { device } of owners) device.pending?.shift();
+      save(true);
+      add(total, summary);
+    }
+    for (const d of s.devices) delete d.pending;
+    return finish(total);
+  };
+
+  const add = (total: BackfillSummary, summary: BackfillSummary) => {
+    total.sent += summary.sent;
+    total.requests += summary.requests;
+    total.elapsedMs += summary.elapsedMs;
+  };
+  const finish = (total: BackfillSummary): BackfillSummary => {
     total.readingsPerSecond = total.elapsedMs > 0 ? (total.sent * 1000) / total.elapsedMs : 0;
     save(true);
     return total;
@@ -261,16 +352,18 @@ export function startFleet(options: FleetOptions): FleetHandle {
       emit({ type: 'error', during: 'setup', error });
       throw error;
     }
+    const goLive = () => {
+      liveDone = live(s).catch((error: unknown) => emit({ type: 'error', during: 'live', error }));
+    };
     let summary: BackfillSummary;
     try {
-      summary = await backfill(s);
+      summary = options.liveIntervalMs > 0 ? await backfillBesideLive(s, goLive) : await backfillOnly(s);
     } catch (error) {
       save(true);
       if (!signal.aborted) emit({ type: 'error', during: 'backfill', error });
       throw error;
     }
     emit({ type: 'backfill-done', summary });
-    liveDone = live(s).catch((error: unknown) => emit({ type: 'error', during: 'live', error }));
     return summary;
   })();
   // The caller may never await these; a failure is reported through onProgress, never as an unhandled rejection.

@@ -13,8 +13,20 @@ export interface DeviceState {
   mac: string;
   /** Shown once at registration; without it the device cannot send again. */
   ingestKey: string;
-  /** Where the model stopped: its last reading time and counters. Null before the first committed reading. */
+  /**
+   * Where the model stopped: its last reading time and counters. Null before the first reading. With live
+   * readings on, this is the live model's state, which runs ahead of any history still being sent.
+   */
   snapshot: ModelSnapshot | null;
+  /** History not yet sent (oldest first), each with the model state it continues from. */
+  pending?: PendingHistory[];
+}
+
+/** A stretch of 1-minute history still to send: the model state before it (null: a new meter) and its bounds. */
+export interface PendingHistory {
+  from: ModelSnapshot | null;
+  fromTs: number;
+  toTs: number;
 }
 
 export interface SimulatorState {

@@ -14,6 +14,8 @@ export interface FakeApiOptions {
   maxBatch?: number;
   /** Answer 503 to this many ingest requests first (a busy server). */
   failFirst?: number;
+  /** Hold each ingest request of more than one reading this long (a server busy storing history). */
+  batchDelayMs?: number;
 }
 
 export interface ReceivedReading {
@@ -96,7 +98,8 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
         api.maxInFlight = Math.max(api.maxInFlight, inFlight);
         try {
           // Hold the request a moment, as a committing server would, so concurrency shows.
-          await new Promise((r) => setTimeout(r, 2));
+          const many = body.indexOf('"ts"') !== body.lastIndexOf('"ts"');
+          await new Promise((r) => setTimeout(r, many && options.batchDelayMs ? options.batchDelayMs : 2));
           const device = api.devices.find((d) => d.key === req.headers['x-device-key']);
           if (!device) return send(res, 401, { message: 'unknown device key' });
           if (failLeft > 0) {
