@@ -98,6 +98,7 @@ export function buildStale({ quiet = false } = {}) {
     'apps/web/src',
     'apps/web/index.html',
     'apps/web/vite.config.ts',
+    'apps/web/build',
     'apps/web/public',
     'packages/shared/src',
     'package-lock.json',
