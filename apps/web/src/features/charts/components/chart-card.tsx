@@ -1,0 +1,183 @@
+import { Alert, Button, Card, Group, SegmentedControl, Skeleton, Stack, Text, Title, useComputedColorScheme } from '@mantine/core';
+import type { LiveMeasurement, ReadingInterval, ReadingsResponse } from '@phasewatch/shared';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { parameterLabel } from '@/features/devices/components/param-label';
+import { useLiveMeasurements } from '@/features/realtime/use-live-measurements';
+import { loadChunk } from '@/lib/lazy-chunk';
+import { useReadings } from '../api/get-readings';
+import { alignPrevious, buildChartData, type ComparePeriod, compareOffset, emptyLiveState, type LiveState, mergeLive } from '../chart-data';
+import { type ChartSpec, chartParams } from '../chart-specs';
+import { bucketFormatter, formatChartValue } from '../format';
+import { useInView } from '../use-in-view';
+import { ReadingsTable } from './readings-table';
+
+/** uPlot and the drawing code: a chunk of their own, loaded when the first chart shows. */
+const UplotChart = lazy(() => loadChunk(() => import('./uplot-chart')));
+
+export interface ChartRange {
+  from: number;
+  to: number;
+  interval: Exclude<ReadingInterval, 'raw'>;
+}
+
+export interface ChartCardProps {
+  deviceId: number;
+  spec: ChartSpec;
+  range: ChartRange;
+  timezone: string;
+  limits: { warningLevel: number; criticalLevel: number } | null;
+  compare: ComparePeriod;
+  height?: number;
+}
+
+interface Merged {
+  base: ReadingsResponse;
+  res: ReadingsResponse;
+  state: LiveState;
+  seen: LiveMeasurement | null;
+}
+
+/**
+ * One chart of a device page: asks for its own parameters only, once it comes near the viewport; merges
+ * the hub's pushed readings in without refetching; switches between the chart and a table of the same
+ * numbers. Energy charts can draw the same span a day / week / year earlier behind.
+ */
+export function ChartCard({ deviceId, spec, range, timezone, limits, compare, height = 240 }: ChartCardProps) {
+  const { t, i18n } = useTranslation();
+  const dark = useComputedColorScheme('light') === 'dark';
+  const [ref, inView] = useInView<HTMLDivElement>();
+  const [mode, setMode] = useState<'chart' | 'table'>('chart');
+  const params = useMemo(() => chartParams(spec), [spec]);
+  const readings = useReadings({ deviceId, ...range, params }, inView);
+  const offset = spec.comparable ? compareOffset(compare, range.from) : 0;
+  const prev = useReadings(
+    { deviceId, from: range.from - offset, to: range.to - offset, interval: range.interval, params },
+    inView && offset > 0,
+  );
+
+  // Pushed readings after the answer arrived are merged into it (the first one seen is already in it).
+  const live = useLiveMeasurements(deviceId);
+  const [merged, setMerged] = useState<Merged | null>(null);
+  const loaded = readings.data;
+  const latest = useRef(live.latest);
+  latest.current = live.latest;
+  useEffect(() => {
+    if (loaded) setMerged({ base: loaded, res: loaded, state: emptyLiveState(), seen: latest.current });
+  }, [loaded]);
+  useEffect(() => {
+    const m = live.latest;
+    setMerged((cur) => {
+      if (!cur || !m || m === cur.seen) return cur;
+      const next = mergeLive(cur.res, m, cur.state);
+      return { ...cur, res: next.res, state: next.state, seen: m };
+    });
+  }, [live.latest]);
+
+  const res = merged && merged.base === loaded ? merged.res : loaded;
+  const data = useMemo(() => (res ? buildChartData(res, spec) : null), [res, spec]);
+  const previous = useMemo(() => {
+    if (!data || !prev.data || offset === 0 || prev.isPlaceholderData) return null;
+    const p = buildChartData(prev.data, spec);
+    return data.columns.map((c) => {
+      const pc = p.columns.find((x) => x.spec.param === c.spec.param && x.spec.stat === c.spec.stat);
+      return pc ? alignPrevious(data.ts, p.ts, pc.values, offset) : data.ts.map(() => null);
+    });
+  }, [data, prev.data, prev.isPlaceholderData, offset, spec]);
+
+  const labels = useMemo(
+    () =>
+      (data?.columns ?? []).map((c) => {
+        const name = parameterLabel(t, c.spec.param);
+        return c.spec.stat ? t(`charts.stat.${c.spec.stat}`, { name }) : name;
+      }),
+    [data, t],
+  );
+  const formatValue = (v: number, unit: string) => formatChartValue(v, unit, i18n.language);
+  const formatBucket = useMemo(() => bucketFormatter(range.interval, i18n.language, timezone), [range.interval, i18n.language, timezone]);
+  const title = t(`charts.title.${spec.id}`, { defaultValue: t(`charts.title.${spec.group}`) });
+  const unit = spec.unit ? ` [${spec.unit}]` : '';
+
+  // A parameter the device never sends in the range: its optional chart is left out altogether.
+  if (spec.optional && data && data.columns.length === 0 && !readings.isFetching) return null;
+
+  let body: React.ReactNode;
+  if (!inView || (readings.isPending && !data)) {
+    body = <Skeleton h={height + 28} aria-busy aria-label={t('app.loading')} />;
+  } else if (readings.isError && !data) {
+    body = (
+      <Stack align="flex-start" gap="xs" h={height} justify="center">
+        <Alert color="red" variant="light" role="alert">
+          {t(readings.error.message, { defaultValue: t('charts.loadError') })}
+        </Alert>
+        <Button size="xs" variant="light" onClick={() => void readings.refetch()}>
+          {t('errors.retry')}
+        </Button>
+      </Stack>
+    );
+  } else if (!data || data.columns.length === 0) {
+    body = (
+      <Text c="dimmed" size="sm" h={height} py="xl" ta="center" data-chart-empty>
+        {t('charts.empty')}
+      </Text>
+    );
+  } else if (mode === 'table') {
+    body = <ReadingsTable data={data} labels={labels} formatValue={formatValue} formatBucket={formatBucket} caption={`${title}${unit}`} />;
+  } else {
+    body = (
+      <Suspense fallback={<Skeleton h={height + 28} />}>
+        <UplotChart
+          spec={spec}
+          data={data}
+          previous={previous}
+          labels={labels}
+          span={[range.from, range.to]}
+          interval={range.interval}
+          timezone={timezone}
+          locale={i18n.language}
+          dark={dark}
+          limits={limits}
+          height={height}
+          formatValue={formatValue}
+          formatBucket={formatBucket}
+        />
+      </Suspense>
+    );
+  }
+
+  return (
+    <Card
+      withBorder
+      padding="md"
+      ref={ref}
+      data-chart={spec.id}
+      data-bucket-count={data?.ts.length ?? ''}
+      data-range={res ? `${res.from}-${res.to}-${res.interval}` : ''}
+      data-loading={readings.isFetching || undefined}
+      aria-busy={readings.isFetching || undefined}
+      style={{ minWidth: 0 }}
+    >
+      <Group justify="space-between" mb="xs" gap="xs" wrap="wrap">
+        <Title order={3} size="h5">
+          {title}
+          {unit && (
+            <Text span c="dimmed" size="sm" fw={400}>
+              {unit}
+            </Text>
+          )}
+        </Title>
+        <SegmentedControl
+          size="xs"
+          value={mode}
+          onChange={(v) => setMode(v as 'chart' | 'table')}
+          data={[
+            { value: 'chart', label: t('charts.viewChart') },
+            { value: 'table', label: t('charts.viewTable') },
+          ]}
+          aria-label={t('charts.viewAs', { title })}
+        />
+      </Group>
+      {body}
+    </Card>
+  );
+}

@@ -1,0 +1,580 @@
+import { ActionIcon, Group, Tooltip, UnstyledButton } from '@mantine/core';
+import { NOMINAL_VOLTAGE, type ReadingInterval } from '@phasewatch/shared';
+import { IconArrowLeft, IconArrowRight, IconZoomIn, IconZoomOut, IconZoomReset } from '@tabler/icons-react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+import { type ChartData, INTERVAL_MS, splitEstimated } from '../chart-data';
+import type { ChartSpec } from '../chart-specs';
+import classes from './uplot-chart.module.css';
+
+type Values = (number | null)[];
+
+export interface UplotChartProps {
+  spec: ChartSpec;
+  data: ChartData;
+  /** The same span one period earlier, aligned to `data.ts`, one array per column (drawn faintly behind). */
+  previous: Values[] | null;
+  /** Legend label of each column. */
+  labels: string[];
+  /** The requested range [from, to) in epoch ms: the x axis shows all of it until the user zooms. */
+  span: [number, number];
+  interval: ReadingInterval;
+  timezone: string;
+  locale: string;
+  dark: boolean;
+  /** Voltage limit values (% of 230 V), drawn as lines on voltage charts. */
+  limits: { warningLevel: number; criticalLevel: number } | null;
+  height: number;
+  formatValue(v: number, unit: string): string;
+  formatBucket(ts: number): string;
+}
+
+/** What each uPlot series (after the x values) draws. */
+interface Slot {
+  role: 'prev' | 'main' | 'est';
+  col: number;
+}
+
+const alpha = (hex: string, a: number) =>
+  `${hex}${Math.round(a * 255)
+    .toString(16)
+    .padStart(2, '0')}`;
+
+/** Diagonal hatching in a colour: estimated energy (interpolated across a gap). */
+function hatch(color: string, background = 'transparent'): CanvasPattern | string {
+  const c = document.createElement('canvas');
+  c.width = 8;
+  c.height = 8;
+  const ctx = c.getContext('2d');
+  if (!ctx) return alpha(color, 0.4);
+  ctx.fillStyle = background;
+  ctx.fillRect(0, 0, 8, 8);
+  ctx.strokeStyle = color;
+  ctx.lineWidth = 2;
+  ctx.beginPath();
+  ctx.moveTo(-2, 10);
+  ctx.lineTo(10, -2);
+  ctx.moveTo(-2, 2);
+  ctx.lineTo(2, -2);
+  ctx.moveTo(6, 10);
+  ctx.lineTo(10, 6);
+  ctx.stroke();
+  return ctx.createPattern(c, 'repeat') ?? alpha(color, 0.4);
+}
+
+/**
+ * Bars of one series in a group of `slots` side by side within each bucket (`full`: the whole bucket,
+ * for the faint previous period behind them). Bucket widths come from the interval, so gaps stay gaps.
+ */
+function barsPath(slot: number, slots: number, bucketMs: number, full = false): uPlot.Series.PathBuilder {
+  return (u, sidx, i0, i1) => {
+    const xs = u.data[0] as number[];
+    const ys = u.data[sidx] as Values;
+    const scaleKey = u.series[sidx]?.scale ?? 'y';
+    const y0 = u.valToPos(0, scaleKey, true);
+    const path = new Path2D();
+    for (let i = i0; i <= i1; i++) {
+      const v = ys[i];
+      if (v === null || v === undefined) continue;
+      const t = xs[i] as number;
+      const xl = u.valToPos(t, 'x', true);
+      const xr = u.valToPos(t + bucketMs, 'x', true);
+      const bw = xr - xl;
+      const inner = full ? bw : bw * 0.8;
+      const w = full ? inner : inner / slots;
+      const x = xl + (bw - inner) / 2 + (full ? 0 : slot * w);
+      const y = u.valToPos(v, scaleKey, true);
+      path.rect(x, Math.min(y, y0), Math.max(w, 1), Math.max(Math.abs(y0 - y), v === 0 ? 0 : 1));
+    }
+    return { stroke: path, fill: path };
+  };
+}
+
+/** The x scale's current bounds (unset before the first draw). */
+const xScale = (u: uPlot): { min?: number | undefined; max?: number | undefined } => u.scales.x ?? {};
+
+/** Formatters of axis ticks by tick spacing, in the user's zone and language. */
+function tickFormatters(locale: string, timeZone: string) {
+  const mk = (o: Intl.DateTimeFormatOptions) => new Intl.DateTimeFormat(locale, { timeZone, ...o });
+  return {
+    time: mk({ hour: '2-digit', minute: '2-digit' }),
+    day: mk({ day: 'numeric', month: 'short' }),
+    month: mk({ month: 'short', year: 'numeric' }),
+  };
+}
+
+/**
+ * A time-series chart drawn by uPlot on a canvas: lines of instantaneous values (means with a faint
+ * min–max band in phase views) or bars of energy per interval, estimated buckets hatched, the relay as
+ * a band, limit lines on voltage, the previous period faintly behind. Drag to zoom, Ctrl+wheel to zoom,
+ * Shift+drag to pan, or the buttons; the legend turns series on and off. This module is its own chunk.
+ */
+export default function UplotChart(props: UplotChartProps) {
+  const { t } = useTranslation();
+  const { spec, data, previous, labels, span, interval, timezone, locale, dark, limits, height, formatValue, formatBucket } = props;
+  const box = useRef<HTMLDivElement>(null);
+  const tip = useRef<HTMLDivElement>(null);
+  const plot = useRef<uPlot | null>(null);
+  const slots = useRef<Slot[]>([]);
+  const spanRef = useRef(span);
+  spanRef.current = span;
+  const zoomed = useRef(false);
+  const [hidden, setHidden] = useState<Record<number, boolean>>({});
+  const [drawn, setDrawn] = useState(0);
+  const fmt = useRef({ formatValue, formatBucket, labels });
+  fmt.current = { formatValue, formatBucket, labels };
+  const bucketMs = interval === 'raw' ? 60_000 : INTERVAL_MS[interval];
+
+  // The chart's structure: rebuilt when the series, the theme or the language change; data alone is set in place.
+  const structure = `${spec.id}|${data.columns.map((c) => `${c.spec.param}:${c.spec.stat ?? ''}`).join(',')}|${previous ? 'p' : ''}|${data.estimated.length > 0}|${!!data.state}|${dark}|${locale}|${timezone}|${interval}|${limits?.warningLevel}-${limits?.criticalLevel}`;
+
+  const aligned = (): uPlot.AlignedData => {
+    const out: Values[] = [];
+    const slotList: Slot[] = [];
+    const bars = spec.style === 'bars';
+    if (previous) {
+      previous.forEach((p, col) => {
+        if (data.columns[col]?.spec.stat) return;
+        out.push(p);
+        slotList.push({ role: 'prev', col });
+      });
+    }
+    const est: { col: number; values: Values }[] = [];
+    data.columns.forEach((c, col) => {
+      if (bars) {
+        const split = splitEstimated(c.values, data.estimated);
+        out.push(split.measured);
+        if (split.estimated) est.push({ col, values: split.estimated });
+      } else out.push(c.values);
+      slotList.push({ role: 'main', col });
+    });
+    for (const e of est) {
+      out.push(e.values);
+      slotList.push({ role: 'est', col: e.col });
+    }
+    slots.current = slotList;
+    return [data.ts, ...out] as uPlot.AlignedData;
+  };
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: rebuilt on `structure`; data updates go through setData below.
+  useLayoutEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    performance.mark(`pw-chart-start:${spec.id}`);
+    const d = aligned();
+    const axisColor = dark ? '#c1c2c5' : '#495057';
+    const gridColor = dark ? 'rgba(255,255,255,0.08)' : 'rgba(0,0,0,0.07)';
+    const bars = spec.style === 'bars';
+    const mainCols = data.columns.map((c, i) => ({ c, i })).filter(({ c }) => !c.spec.stat);
+    const slotOf = (col: number) => mainCols.findIndex((m) => m.i === col);
+    const series: uPlot.Series[] = [{}];
+    for (const s of slots.current) {
+      const c = data.columns[s.col];
+      if (!c) continue;
+      const color = c.spec.color;
+      const base: uPlot.Series = { label: fmt.current.labels[s.col] ?? c.spec.param, scale: 'y', points: { show: false } };
+      if (s.role === 'prev') {
+        series.push({
+          ...base,
+          stroke: alpha(color, 0.45),
+          width: 1,
+          dash: bars ? undefined : [4, 4],
+          fill: bars ? alpha(color, 0.18) : undefined,
+          ...(bars ? { paths: barsPath(0, 1, bucketMs, true) } : {}),
+        });
+      } else if (s.role === 'est') {
+        series.push({ ...base, stroke: color, width: 0, fill: hatch(color), paths: barsPath(slotOf(s.col), mainCols.length, bucketMs) });
+      } else if (bars) {
+        series.push({
+          ...base,
+          stroke: color,
+          width: 0,
+          fill: alpha(color, 0.85),
+          paths: barsPath(slotOf(s.col), mainCols.length, bucketMs),
+        });
+      } else if (c.spec.stat) {
+        series.push({ ...base, stroke: alpha(color, 0.35), width: 1 });
+      } else {
+        series.push({
+          ...base,
+          stroke: color,
+          width: 1.5,
+          ...(c.spec.stepped ? { paths: uPlot.paths.stepped?.({ align: 1 }) } : {}),
+        });
+      }
+    }
+    // Min–max bands of phase views: between the max and the min series of the same parameter.
+    const bands: uPlot.Band[] = [];
+    const idx = (col: number, role: Slot['role'] = 'main') => slots.current.findIndex((s) => s.role === role && s.col === col) + 1;
+    data.columns.forEach((c, col) => {
+      if (c.spec.stat !== 'max') return;
+      const minCol = data.columns.findIndex((o) => o.spec.param === c.spec.param && o.spec.stat === 'min');
+      if (minCol >= 0) bands.push({ series: [idx(col), idx(minCol)], fill: alpha(c.spec.color, 0.12) });
+    });
+
+    const ticks = tickFormatters(locale, timezone);
+    const unit = spec.unit;
+    const limitLines: { v: number; color: string; key: string }[] = [];
+    if (spec.limits && limits) {
+      for (const [pct, color, key] of [
+        [limits.warningLevel, '#f59f00', 'warning'],
+        [limits.criticalLevel, '#e03131', 'critical'],
+      ] as const) {
+        limitLines.push({ v: NOMINAL_VOLTAGE * (1 + pct / 100), color, key }, { v: NOMINAL_VOLTAGE * (1 - pct / 100), color, key });
+      }
+    }
+    const estHatch = hatch(dark ? 'rgba(255,255,255,0.18)' : 'rgba(0,0,0,0.12)');
+
+    const opts: uPlot.Options = {
+      width: Math.max(200, el.clientWidth),
+      height,
+      ms: 1,
+      tzDate: (ts) => uPlot.tzDate(new Date(ts), timezone),
+      legend: { show: false },
+      padding: [12, 8, 0, 0],
+      cursor: {
+        drag: { x: true, y: false, setScale: true },
+        points: { show: !bars },
+        focus: { prox: 16 },
+      },
+      focus: { alpha: 0.4 },
+      scales: {
+        x: { time: true, range: () => [spanRef.current[0], spanRef.current[1]] },
+        y: {
+          range: (_u, min, max) => {
+            let lo = min;
+            let hi = max;
+            if (bars) {
+              lo = Math.min(0, lo);
+              hi = Math.max(0, hi);
+            }
+            // Voltage charts keep the warning lines in view; critical ones show when the data comes near.
+            const warn = limitLines.filter((l) => l.key === 'warning').map((l) => l.v);
+            if (warn.length && Number.isFinite(lo)) {
+              lo = Math.min(lo, ...warn);
+              hi = Math.max(hi, ...warn);
+            }
+            if (!Number.isFinite(lo) || !Number.isFinite(hi)) return [0, 1];
+            if (lo === hi) return [lo - 1, hi + 1];
+            const pad = (hi - lo) * 0.08;
+            return [bars && lo === 0 ? 0 : lo - pad, hi + pad];
+          },
+        },
+      },
+      axes: [
+        {
+          stroke: axisColor,
+          grid: { stroke: gridColor, width: 1 },
+          ticks: { stroke: gridColor, width: 1 },
+          values: (_u, splits, _ax, _space, incr) =>
+            splits.map((v) => (incr < 86_400_000 ? ticks.time : incr < 28 * 86_400_000 ? ticks.day : ticks.month).format(v)),
+        },
+        {
+          stroke: axisColor,
+          grid: { stroke: gridColor, width: 1 },
+          ticks: { stroke: gridColor, width: 1 },
+          // Wide enough for the longest label ("50.02 Hz", "0.125 kvarh").
+          size: (_u, values) => 14 + 7 * Math.max(4, ...(values ?? []).map((v) => String(v).length)),
+          values: (_u, splits) => splits.map((v) => fmt.current.formatValue(v, unit)),
+        },
+      ],
+      series,
+      bands,
+      hooks: {
+        drawClear: [
+          (u) => {
+            const ctx = u.ctx;
+            const { top, height: h } = u.bbox;
+            const xs = u.data[0] as number[];
+            const bucketPx = (i: number) => {
+              const tt = xs[i] as number;
+              const l = u.valToPos(tt, 'x', true);
+              return [l, u.valToPos(tt + bucketMs, 'x', true) - l] as const;
+            };
+            ctx.save();
+            if (data.state) {
+              const st = data.state;
+              for (let i = 0; i < st.length; i++) {
+                const v = st[i];
+                if (!v) continue;
+                const [l, w] = bucketPx(i);
+                ctx.fillStyle = `rgba(250, 176, 5, ${0.12 + 0.28 * Math.min(1, v)})`;
+                ctx.fillRect(l, top, Math.max(1, w), h);
+              }
+            }
+            ctx.fillStyle = estHatch;
+            for (const i of data.estimated) {
+              const [l, w] = bucketPx(i);
+              ctx.fillRect(l, top, Math.max(2, w), h);
+            }
+            ctx.restore();
+          },
+        ],
+        draw: [
+          (u) => {
+            if (limitLines.length) {
+              const ctx = u.ctx;
+              const { left, top, width: w, height: h } = u.bbox;
+              ctx.save();
+              ctx.setLineDash([6, 4]);
+              ctx.lineWidth = Math.max(1, devicePixelRatio);
+              for (const l of limitLines) {
+                const y = u.valToPos(l.v, 'y', true);
+                if (y < top || y > top + h) continue;
+                ctx.strokeStyle = l.color;
+                ctx.beginPath();
+                ctx.moveTo(left, y);
+                ctx.lineTo(left + w, y);
+                ctx.stroke();
+              }
+              ctx.restore();
+            }
+            performance.mark(`pw-chart-drawn:${spec.id}`);
+            performance.measure(`pw-chart:${spec.id}`, `pw-chart-start:${spec.id}`, `pw-chart-drawn:${spec.id}`);
+            setDrawn((n) => n + 1);
+          },
+        ],
+        setScale: [
+          (u, key) => {
+            if (key !== 'x') return;
+            const { min, max } = xScale(u);
+            zoomed.current = min !== undefined && max !== undefined && (min > spanRef.current[0] + 1 || max < spanRef.current[1] - 1);
+          },
+        ],
+        setCursor: [
+          (u) => {
+            const el2 = tip.current;
+            if (!el2) return;
+            const i = u.cursor.idx;
+            const { left, top } = u.cursor;
+            if (i === null || i === undefined || left === undefined || left < 0) {
+              el2.style.display = 'none';
+              return;
+            }
+            const ts = (u.data[0] as number[])[i];
+            if (ts === undefined) return;
+            el2.replaceChildren();
+            const head = document.createElement('div');
+            head.className = classes.tipTime ?? '';
+            head.textContent = fmt.current.formatBucket(ts);
+            el2.append(head);
+            slots.current.forEach((s, k) => {
+              const c = data.columns[s.col];
+              if (!c || s.role === 'est' || !u.series[k + 1]?.show) return;
+              let v = (u.data[k + 1] as Values)[i];
+              if (s.role === 'main' && (v === null || v === undefined) && spec.style === 'bars') {
+                // An estimated bucket: the value sits in the hatched series.
+                const e = slots.current.findIndex((o) => o.role === 'est' && o.col === s.col);
+                if (e >= 0) v = (u.data[e + 1] as Values)[i];
+              }
+              if (v === null || v === undefined) return;
+              const row = document.createElement('div');
+              row.className = classes.tipRow ?? '';
+              const sw = document.createElement('span');
+              sw.className = classes.swatch ?? '';
+              sw.style.background = s.role === 'prev' ? alpha(c.spec.color, 0.4) : c.spec.color;
+              const label = document.createElement('span');
+              const name = fmt.current.labels[s.col] ?? c.spec.param;
+              label.textContent = s.role === 'prev' ? `${name} (${t('charts.previous')})` : name;
+              const val = document.createElement('b');
+              val.textContent = fmt.current.formatValue(v, c.unit);
+              row.append(sw, label, val);
+              el2.append(row);
+            });
+            if (data.estimated.includes(i)) {
+              const note = document.createElement('div');
+              note.className = classes.tipNote ?? '';
+              note.textContent = t('charts.estimated');
+              el2.append(note);
+            }
+            if (data.state) {
+              const v = data.state[i];
+              if (v !== null && v !== undefined) {
+                const note = document.createElement('div');
+                note.className = classes.tipNote ?? '';
+                note.textContent = t('charts.relayOn', { share: Math.round(v * 100) });
+                el2.append(note);
+              }
+            }
+            el2.style.display = 'block';
+            const bw = u.over.clientWidth;
+            const x = left + u.over.offsetLeft;
+            el2.style.left = `${left > bw / 2 ? x - el2.offsetWidth - 12 : x + 12}px`;
+            el2.style.top = `${Math.max(0, (top ?? 0) + u.over.offsetTop - 20)}px`;
+          },
+        ],
+      },
+    };
+    const u = new uPlot(opts, d, el);
+    plot.current = u;
+    for (const [k, off] of Object.entries(hidden)) if (off) toggleColumn(Number(k), false);
+
+    // Ctrl+wheel zooms around the pointer; Shift+drag pans (plain wheel keeps scrolling the page).
+    const over = u.over;
+    const onWheel = (e: WheelEvent) => {
+      if (!e.ctrlKey && !e.metaKey) return;
+      e.preventDefault();
+      const { min, max } = xScale(u);
+      if (min === undefined || max === undefined) return;
+      const at = u.posToVal(e.offsetX, 'x');
+      const f = e.deltaY < 0 ? 0.75 : 1 / 0.75;
+      setX(at - (at - min) * f, at + (max - at) * f);
+    };
+    let panFrom: { x: number; min: number; max: number } | null = null;
+    const onDown = (e: MouseEvent) => {
+      if (!e.shiftKey) return;
+      const { min, max } = xScale(u);
+      if (min === undefined || max === undefined) return;
+      e.stopPropagation();
+      e.preventDefault();
+      panFrom = { x: e.clientX, min, max };
+    };
+    const onMove = (e: MouseEvent) => {
+      if (!panFrom) return;
+      const dx = ((e.clientX - panFrom.x) / u.over.clientWidth) * (panFrom.max - panFrom.min);
+      setX(panFrom.min - dx, panFrom.max - dx);
+    };
+    const onUp = () => {
+      panFrom = null;
+    };
+    over.addEventListener('wheel', onWheel, { passive: false });
+    over.addEventListener('mousedown', onDown, true);
+    window.addEventListener('mousemove', onMove);
+    window.addEventListener('mouseup', onUp);
+    const onLeave = () => {
+      if (tip.current) tip.current.style.display = 'none';
+    };
+    over.addEventListener('mouseleave', onLeave);
+
+    const ro = new ResizeObserver(() => {
+      const w = el.clientWidth;
+      if (w > 0 && Math.abs(w - u.width) > 1) u.setSize({ width: w, height });
+    });
+    ro.observe(el);
+    return () => {
+      ro.disconnect();
+      window.removeEventListener('mousemove', onMove);
+      window.removeEventListener('mouseup', onUp);
+      u.destroy();
+      plot.current = null;
+    };
+  }, [structure, height]);
+
+  // New data with the same structure (live readings, a refetch): drawn in place, the zoom kept.
+  const first = useRef(true);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `aligned` reads the latest props.
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    const u = plot.current;
+    if (!u) return;
+    const keep = zoomed.current ? { min: xScale(u).min, max: xScale(u).max } : null;
+    performance.mark(`pw-chart-start:${spec.id}`);
+    u.setData(aligned());
+    if (keep?.min !== undefined && keep.max !== undefined) u.setScale('x', { min: keep.min, max: keep.max });
+  }, [data, previous, span[0], span[1]]);
+
+  function setX(min: number, max: number) {
+    const u = plot.current;
+    if (!u) return;
+    const [s0, s1] = spanRef.current;
+    const w = Math.min(max - min, s1 - s0);
+    let lo = Math.max(s0, min);
+    let hi = lo + w;
+    if (hi > s1) {
+      hi = s1;
+      lo = hi - w;
+    }
+    u.setScale('x', { min: lo, max: hi });
+  }
+
+  function zoom(f: number) {
+    const u = plot.current;
+    const { min, max } = u ? xScale(u) : {};
+    if (min === undefined || max === undefined) return;
+    const mid = (min + max) / 2;
+    const half = Math.max(bucketMs * 2, ((max - min) * f) / 2);
+    setX(mid - half, mid + half);
+  }
+
+  function pan(dir: number) {
+    const u = plot.current;
+    const { min, max } = u ? xScale(u) : {};
+    if (min === undefined || max === undefined) return;
+    const d = (max - min) * 0.25 * dir;
+    setX(min + d, max + d);
+  }
+
+  function toggleColumn(col: number, show: boolean) {
+    const u = plot.current;
+    if (!u) return;
+    const param = data.columns[col]?.spec.param;
+    slots.current.forEach((s, k) => {
+      const c = data.columns[s.col];
+      if (s.col === col || (c?.spec.stat && c.spec.param === param)) u.setSeries(k + 1, { show });
+    });
+  }
+
+  const legend = data.columns.map((c, col) => ({ c, col })).filter(({ c }) => !c.spec.stat);
+  const hasEst = data.estimated.length > 0;
+
+  return (
+    <div className={classes.root} data-chart-drawn={drawn}>
+      <Group justify="space-between" gap={4} wrap="wrap" mb={4}>
+        <Group gap={6} wrap="wrap" role="group" aria-label={t('charts.series')}>
+          {legend.map(({ c, col }) => {
+            const off = !!hidden[col];
+            return (
+              <UnstyledButton
+                key={col}
+                className={classes.legendItem}
+                aria-pressed={!off}
+                data-series={c.spec.param}
+                data-off={off || undefined}
+                onClick={() => {
+                  setHidden((h) => ({ ...h, [col]: !off }));
+                  toggleColumn(col, off);
+                }}
+              >
+                <span className={classes.swatch} style={{ background: off ? 'transparent' : c.spec.color, borderColor: c.spec.color }} />
+                {labels[col] ?? c.spec.param}
+              </UnstyledButton>
+            );
+          })}
+          {previous && <span className={classes.note}>{t('charts.previousShown')}</span>}
+          {hasEst && (
+            <span className={classes.note}>
+              <span className={`${classes.swatch} ${classes.hatched}`} />
+              {t('charts.estimated')}
+            </span>
+          )}
+          {spec.limits && limits && <span className={classes.note}>{t('charts.limitLines', limits)}</span>}
+        </Group>
+        <Group gap={2} wrap="nowrap">
+          {(
+            [
+              ['zoomIn', IconZoomIn, () => zoom(0.5)],
+              ['zoomOut', IconZoomOut, () => zoom(2)],
+              ['panLeft', IconArrowLeft, () => pan(-1)],
+              ['panRight', IconArrowRight, () => pan(1)],
+              ['resetZoom', IconZoomReset, () => setX(spanRef.current[0], spanRef.current[1])],
+            ] as const
+          ).map(([key, Icon, action]) => (
+            <Tooltip key={key} label={t(`charts.${key}`)} openDelay={400}>
+              <ActionIcon variant="subtle" color="gray" size="sm" aria-label={t(`charts.${key}`)} onClick={action} data-action={key}>
+                <Icon size={16} />
+              </ActionIcon>
+            </Tooltip>
+          ))}
+        </Group>
+      </Group>
+      <div className={classes.plot} ref={box} style={{ height }}>
+        <div ref={tip} className={classes.tip} role="status" aria-live="off" />
+      </div>
+    </div>
+  );
+}
