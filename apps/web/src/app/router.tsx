@@ -20,7 +20,7 @@ function page(load: () => Promise<Module>, name = 'default'): Pick<RouteObject, 
   };
 }
 
-const deviceData = () => import('./routes/device-data') as unknown as Promise<Module>;
+const deviceDetails = () => import('./routes/device-details') as unknown as Promise<Module>;
 const placeholders = () => import('./routes/placeholders') as unknown as Promise<Module>;
 
 /** The spec's route table (section 2), all under one root layout. */
@@ -36,11 +36,11 @@ export const routes: RouteObject[] = [
         children: [
           { index: true, element: <Navigate to={paths.dashboard} replace /> },
           { path: paths.dashboard, ...page(() => import('./routes/dashboard') as unknown as Promise<Module>) },
-          { path: routePatterns.deviceDetails, ...page(deviceData) },
-          { path: routePatterns.deviceEnergyDetails, ...page(deviceData) },
-          { path: routePatterns.thermoDeviceDetails, ...page(deviceData) },
-          { path: routePatterns.singlePhaseDeviceDetails, ...page(deviceData) },
-          { path: routePatterns.solarDeviceDetails, ...page(deviceData) },
+          { path: routePatterns.deviceDetails, ...page(deviceDetails, 'DeviceDetailsPage') },
+          { path: routePatterns.deviceEnergyDetails, ...page(deviceDetails, 'EnergyDeviceDetailsPage') },
+          { path: routePatterns.thermoDeviceDetails, ...page(deviceDetails, 'ThermoDeviceDetailsPage') },
+          { path: routePatterns.singlePhaseDeviceDetails, ...page(deviceDetails, 'SinglePhaseDeviceDetailsPage') },
+          { path: routePatterns.solarDeviceDetails, ...page(deviceDetails, 'SolarDeviceDetailsPage') },
           { path: routePatterns.editDevice, ...page(placeholders, 'EditDevicePage') },
           { path: routePatterns.deviceOverview, ...page(placeholders, 'DeviceOverviewPage') },
           { path: paths.profile, ...page(() => import('./routes/profile') as unknown as Promise<Module>) },

@@ -60,6 +60,8 @@ export const api = {
   device: (id: string | number) => `devices/${id}`,
   deviceEnergy: (id: string | number) => `devices/${id}/energy`,
   deviceReadings: (id: string | number) => `devices/${id}/readings`,
+  deviceLimits: (id: string | number) => `devices/${id}/limits`,
+  deviceMeterValue: (id: string | number) => `devices/${id}/meter-value`,
 } as const;
 
 export const API_BASE_URL = '/api/';

@@ -1,12 +1,17 @@
 import type { Device, EnergyResponse, ReadingsResponse } from '@phasewatch/shared';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { act, screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RealtimeProvider } from '@/features/realtime/realtime-provider';
 import { fakeHubFactory } from '@/test/fake-hub';
 import { renderUi } from '@/test/render';
-import DeviceDataPage from './device-data';
+import { EnergyDeviceDetailsPage, ThermoDeviceDetailsPage } from './device-details';
+
+// jsdom has no canvas: the uPlot drawing is left to the browser tests (e2e/web/device-details.test.ts).
+vi.mock('@/features/charts/components/uplot-chart', () => ({
+  default: (p: { spec: { id: string }; data: { ts: number[] } }) => <div data-testid={`chart-${p.spec.id}`}>{p.data.ts.length}</div>,
+}));
 
 const DEVICE = {
   id: 5,
@@ -22,7 +27,24 @@ const DEVICE = {
   location: null,
   tariff: null,
   totalEnergyKwh: 12,
-} as unknown as Device;
+  registeredAt: '2026-01-01 00:00:00',
+  modifiedAt: '2026-01-01 00:00:00',
+  billingStartDate: '2026-01-01',
+  billingPeriodMonths: 1,
+  reportingIntervalSeconds: 5,
+  rssi: -60,
+  limits: { warningLevel: 10, criticalLevel: 20 },
+  meterValueKwh: 10,
+  notifications: {
+    pushEnabled: false,
+    voltageDropThreshold: 10,
+    voltageRiseThreshold: 10,
+    totalConsumptionThreshold: null,
+    disableAtNight: true,
+    notificationIntervalMinutes: 60,
+    muteAll: false,
+  },
+} as Device;
 
 const span = (energyKwh: number) => ({ from: 0, to: 1, energyKwh });
 const ENERGY: EnergyResponse = {
@@ -71,7 +93,8 @@ function renderPage(path: string) {
       <RealtimeProvider signedIn getToken={() => 't'} createClient={create}>
         <MemoryRouter initialEntries={[path]}>
           <Routes>
-            <Route path="/device-energy-details/:id" element={<DeviceDataPage />} />
+            <Route path="/device-energy-details/:id" element={<EnergyDeviceDetailsPage />} />
+            <Route path="/thermo-device-details/:id" element={<ThermoDeviceDetailsPage />} />
           </Routes>
         </MemoryRouter>
       </RealtimeProvider>
@@ -82,7 +105,8 @@ function renderPage(path: string) {
 
 afterEach(() => vi.restoreAllMocks());
 
-describe('DeviceDataPage', () => {
+// A whole detail page (cards, controls, a dozen charts) renders slowly in jsdom on a busy machine.
+describe('device detail pages', { timeout: 30_000 }, () => {
   it('shows the last reading, then each pushed one, and the energy figures', async () => {
     const seen = mockApi({
       '/api/devices/5': () => json(DEVICE),
@@ -91,13 +115,15 @@ describe('DeviceDataPage', () => {
     });
     const hubs = renderPage('/device-energy-details/5');
     const headline = () => document.querySelector('[data-live-headline]')?.textContent;
-    await waitFor(() => expect(headline()).toBe('750 W'));
+    // The whole page (cards, controls, charts) renders first: jsdom needs a moment.
+    await waitFor(() => expect(headline()).toBe('750 W'), { timeout: 15_000 });
     expect(screen.getByText('231.5 V')).toBeInTheDocument();
     expect(screen.getByText('Voltage L1')).toBeInTheDocument();
-    expect(await screen.findByText('1.25 kWh')).toBeInTheDocument();
+    // This month and the current billing period.
+    expect(await screen.findAllByText('1.25 kWh')).toHaveLength(2);
     expect(screen.getByText('12.00 kWh')).toBeInTheDocument();
     expect(screen.getByText('Including the meter value of 10.00 kWh')).toBeInTheDocument();
-    const readings = seen.find((u) => u.startsWith('/api/devices/5/readings'));
+    const readings = seen.find((u) => u.startsWith('/api/devices/5/readings') && u.includes('interval=raw'));
     expect(readings).toContain(`to=${SEEN + 1000}`);
     expect(readings).toContain('interval=raw');
 
@@ -120,10 +146,11 @@ describe('DeviceDataPage', () => {
       '/api/devices/5/energy': () => (energyOk ? json(ENERGY) : json({ message: 'boom' }, 400)),
     });
     renderPage('/device-energy-details/5');
-    expect(await screen.findByText(/No reading yet/)).toBeInTheDocument();
+    expect(await screen.findByText(/No reading yet/, {}, { timeout: 15_000 })).toBeInTheDocument();
     expect(await screen.findByText('The energy figures could not be loaded.')).toBeInTheDocument();
     energyOk = true;
-    act(() => screen.getByRole('button', { name: 'Retry' }).click());
+    const card = document.querySelector('[data-energy-card]') as HTMLElement;
+    act(() => within(card).getByRole('button', { name: 'Retry' }).click());
     expect(await screen.findByText('12.00 kWh')).toBeInTheDocument();
   });
 

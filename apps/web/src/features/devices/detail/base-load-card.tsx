@@ -1,0 +1,71 @@
+import { Card, Group, Skeleton, Text, Title } from '@mantine/core';
+import { type Device, deviceKind } from '@phasewatch/shared';
+import { IconPlugConnected } from '@tabler/icons-react';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useReadings } from '@/features/charts/api/get-readings';
+import { baseLoad, sumColumns } from '@/features/charts/chart-data';
+import { formatQuantity } from '../live-values';
+
+const WEEK = 7 * 86_400_000;
+const Q = 15 * 60_000;
+
+/** The power parameters the base load is read from: the total when sent, else the phases summed. */
+function powerParams(typeCode: number): string[] {
+  const kind = deviceKind(typeCode);
+  if (kind === 'singlePhase' || kind === 'thermostat') return ['pave1'];
+  return ['power3phases', 'pave1', 'pave2', 'pave3'];
+}
+
+/**
+ * "Always on": the power a device draws even at its quietest — the 5th percentile of its 15-minute mean
+ * power over the last 7 days — in W and what it costs in a year (kWh).
+ */
+export function BaseLoadCard({ device }: { device: Pick<Device, 'id' | 'typeCode'> }) {
+  const { t, i18n } = useTranslation();
+  // Whole 15-minute buckets, so the query key stays put for a quarter of an hour.
+  const to = Math.floor(Date.now() / Q) * Q;
+  const params = powerParams(device.typeCode);
+  const q = useReadings({ deviceId: device.id, from: to - WEEK, to, interval: '15m', params });
+  const figure = useMemo(() => {
+    if (!q.data) return null;
+    const s = q.data.series;
+    const col = (p: string) => {
+      const x = s[p];
+      return x?.kind === 'instant' ? x.avg : x?.kind === 'raw' ? x.values : null;
+    };
+    const total = col('power3phases');
+    const power = total?.some((v) => v !== null) ? total : sumColumns(['pave1', 'pave2', 'pave3'].map(col).filter((c) => c !== null));
+    return baseLoad(power);
+  }, [q.data]);
+
+  return (
+    <Card withBorder padding="lg" data-base-load>
+      <Group gap="xs" mb="xs">
+        <IconPlugConnected size={20} color="var(--mantine-color-brand-6)" aria-hidden />
+        <Title order={2} size="h4">
+          {t('detail.baseLoad.title')}
+        </Title>
+      </Group>
+      {q.isPending ? (
+        <Skeleton h={48} aria-busy aria-label={t('app.loading')} />
+      ) : figure ? (
+        <>
+          <Text fw={700} fz={28} lh={1.2} style={{ fontVariantNumeric: 'tabular-nums' }} data-base-load-watts>
+            {formatQuantity(figure.watts, 'W', i18n.language)}
+          </Text>
+          <Text size="sm" style={{ fontVariantNumeric: 'tabular-nums' }}>
+            {t('detail.baseLoad.perYear', { value: formatQuantity(figure.kwhPerYear, 'kWh', i18n.language) })}
+          </Text>
+          <Text size="xs" c="dimmed" mt={6}>
+            {t('detail.baseLoad.hint')}
+          </Text>
+        </>
+      ) : (
+        <Text c="dimmed" size="sm">
+          {t('detail.baseLoad.empty')}
+        </Text>
+      )}
+    </Card>
+  );
+}

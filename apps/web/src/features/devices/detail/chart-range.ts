@@ -1,0 +1,115 @@
+import { addLocalDays, localDate, MAX_RANGE_MS, zonedTimeToUtc } from '@phasewatch/shared';
+import type { ComparePeriod } from '@/features/charts/chart-data';
+import type { PhaseView } from '@/features/charts/chart-specs';
+import type { ChartRange } from '@/features/charts/components/chart-card';
+
+export const CHART_INTERVALS = ['15m', '30m', '1h', '24h'] as const;
+export type ChartInterval = (typeof CHART_INTERVALS)[number];
+const COMPARE: readonly ComparePeriod[] = ['none', 'day', 'week', 'year'];
+
+/** What the page's controls hold; kept in the URL so a reload or a shared link shows the same. */
+export interface RangeSelection {
+  /** The simple chart: `date` plus 24 hours (spec section 9). Otherwise `from`…`to`, whole local days. */
+  simple: boolean;
+  date: string;
+  from: string;
+  to: string;
+  /** Null: chosen from the span (15 min up to 3 days, 1 h up to 62 days, else 24 h). */
+  interval: ChartInterval | null;
+  view: PhaseView;
+  compare: ComparePeriod;
+}
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const DAY = 86_400_000;
+
+function dayStart(date: string, tz: string): number {
+  const [y = 1970, m = 1, d = 1] = date.split('-').map(Number);
+  return zonedTimeToUtc(tz, y, m, d);
+}
+
+/** The selection a URL's search params describe (defaults: the simple chart of today, summary view). */
+export function readSelection(search: URLSearchParams, now: number, tz: string): RangeSelection {
+  const today = localDate(now, tz);
+  const valid = (s: string | null) => (s && DATE.test(s) && Number.isFinite(dayStart(s, tz)) ? s : null);
+  const from = valid(search.get('from'));
+  const to = valid(search.get('to'));
+  const ranged = !!from && !!to;
+  const interval = search.get('interval');
+  const view = search.get('view');
+  const compare = search.get('compare') as ComparePeriod | null;
+  return {
+    simple: !ranged,
+    date: valid(search.get('date')) ?? today,
+    from: from ?? localDate(addLocalDays(dayStart(today, tz), -6, tz), tz),
+    to: to ?? today,
+    interval: (CHART_INTERVALS as readonly string[]).includes(interval ?? '') ? (interval as ChartInterval) : null,
+    view: view === '1' || view === '2' || view === '3' ? (Number(view) as 1 | 2 | 3) : 'summary',
+    compare: compare && COMPARE.includes(compare) ? compare : 'none',
+  };
+}
+
+/** The search params of a selection (defaults left out). */
+export function writeSelection(sel: RangeSelection): URLSearchParams {
+  const q = new URLSearchParams();
+  if (sel.simple) q.set('date', sel.date);
+  else {
+    q.set('from', sel.from);
+    q.set('to', sel.to);
+  }
+  if (sel.interval) q.set('interval', sel.interval);
+  if (sel.view !== 'summary') q.set('view', String(sel.view));
+  if (sel.compare !== 'none') q.set('compare', sel.compare);
+  return q;
+}
+
+/** The interval used when the user has not picked one: enough buckets to read, not too many to draw. */
+export function autoInterval(spanMs: number): ChartInterval {
+  if (spanMs <= 3 * DAY) return '15m';
+  if (spanMs <= 62 * DAY) return '1h';
+  return '24h';
+}
+
+/**
+ * The range the charts ask for: the simple chart is the start date plus 24 hours; a date range runs from
+ * the start of its first local day to the end of its last. `tooLong` when the interval cannot cover it.
+ */
+export function rangeOf(sel: RangeSelection, tz: string): ChartRange & { tooLong: boolean; reversed: boolean } {
+  let from: number;
+  let to: number;
+  if (sel.simple) {
+    from = dayStart(sel.date, tz);
+    to = from + DAY;
+  } else {
+    from = dayStart(sel.from, tz);
+    to = addLocalDays(dayStart(sel.to, tz), 1, tz);
+  }
+  const reversed = to <= from;
+  const interval = sel.interval ?? autoInterval(to - from);
+  return { from, to: reversed ? from + DAY : to, interval, tooLong: !reversed && to - from > MAX_RANGE_MS[interval], reversed };
+}
+
+/** Quick ranges offered beside the date fields. */
+export const PRESETS = ['today', 'yesterday', 'last7', 'last30', 'thisYear', 'last365'] as const;
+export type Preset = (typeof PRESETS)[number];
+
+/** The selection of a quick range (the interval goes back to automatic). */
+export function presetSelection(p: Preset, sel: RangeSelection, now: number, tz: string): RangeSelection {
+  const today = localDate(now, tz);
+  const start = dayStart(today, tz);
+  const back = (n: number) => localDate(addLocalDays(start, -n, tz), tz);
+  switch (p) {
+    case 'today':
+      return { ...sel, simple: true, date: today, interval: null };
+    case 'yesterday':
+      return { ...sel, simple: true, date: back(1), interval: null };
+    case 'last7':
+      return { ...sel, simple: false, from: back(6), to: today, interval: null };
+    case 'last30':
+      return { ...sel, simple: false, from: back(29), to: today, interval: null };
+    case 'thisYear':
+      return { ...sel, simple: false, from: `${today.slice(0, 4)}-01-01`, to: today, interval: null };
+    default:
+      return { ...sel, simple: false, from: back(364), to: today, interval: null };
+  }
+}

@@ -1,0 +1,176 @@
+import { Alert, Anchor, Badge, Button, Group, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
+import { type Device, type DeviceKind, deviceDetailPath, deviceFigures, deviceKind } from '@phasewatch/shared';
+import { IconEdit, IconEye, IconWifiOff } from '@tabler/icons-react';
+import { type ReactNode, useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, Navigate, useLocation, useParams, useSearchParams } from 'react-router';
+import { Page } from '@/components/page';
+import { paths } from '@/config/paths';
+import { useReadings } from '@/features/charts/api/get-readings';
+import { chartsFor } from '@/features/charts/chart-specs';
+import { ChartCard } from '@/features/charts/components/chart-card';
+import { useLiveDeviceStatus } from '@/features/realtime/use-live-measurements';
+import { ApiError } from '@/lib/api-client';
+import { storedTimezone } from '@/lib/auth-store';
+import { effectiveTimezone } from '@/lib/dates';
+import { useDevice } from '../api/get-device';
+import { LiveValuesCard } from '../components/live-values-card';
+import { BaseLoadCard } from './base-load-card';
+import { rangeOf, readSelection, writeSelection } from './chart-range';
+import { DeleteDevice } from './delete-device';
+import { EnergyPanel } from './energy-panel';
+import { LimitsForm } from './limits-form';
+import { MeterValueForm } from './meter-value-form';
+import { RangeControls } from './range-controls';
+
+/**
+ * A device's detail screen (spec section 2, "Device detail features"), one layout for every type with
+ * what the type shows (`deviceFigures`): live values, energy figures with the billing period, the base
+ * load, the charts of the chosen view and range, limit values, the meter value and delete.
+ */
+export function DeviceDetail({ kind }: { kind: DeviceKind }) {
+  const { t } = useTranslation();
+  const { id } = useParams();
+  const location = useLocation();
+  const deviceId = Number(id);
+  const valid = Number.isInteger(deviceId) && deviceId > 0;
+  const device = useDevice(deviceId, valid);
+
+  let body: ReactNode;
+  if (!valid || (device.isError && device.error instanceof ApiError && device.error.status === 404)) {
+    body = (
+      <Alert color="gray" variant="light" role="alert">
+        {t('device.notFound')}
+      </Alert>
+    );
+  } else if (device.isPending) {
+    body = (
+      <Stack aria-busy aria-label={t('app.loading')}>
+        <Skeleton h={28} w={240} />
+        <SimpleGrid cols={{ base: 1, md: 3 }}>
+          <Skeleton h={200} />
+          <Skeleton h={200} />
+          <Skeleton h={200} />
+        </SimpleGrid>
+      </Stack>
+    );
+  } else if (device.isError) {
+    body = (
+      <Stack align="flex-start">
+        <Alert color="red" role="alert">
+          {t('device.loadError')}
+        </Alert>
+        <Button onClick={() => void device.refetch()}>{t('errors.retry')}</Button>
+      </Stack>
+    );
+  } else if (deviceKind(device.data.typeCode) !== kind) {
+    // A link to another type's route: the device's own route shows it.
+    return <Navigate to={`${deviceDetailPath(device.data.typeCode, device.data.id)}${location.search}`} replace />;
+  } else {
+    body = <DeviceScreen device={device.data} />;
+  }
+  return <Page titleKey="titles.deviceData">{body}</Page>;
+}
+
+function DeviceScreen({ device: d }: { device: Device }) {
+  const { t } = useTranslation();
+  const figures = deviceFigures(d.typeCode);
+  const timezone = effectiveTimezone(storedTimezone());
+  const [search, setSearch] = useSearchParams();
+  const sel = readSelection(search, Date.now(), timezone);
+  const range = rangeOf(sel, timezone);
+  const liveStatus = useLiveDeviceStatus(d.id);
+  const online = (liveStatus?.status ?? d.status) === 'online';
+  const weak = liveStatus?.weakSignal ?? d.weakSignal;
+
+  // The default detail charts what the device sent in the range: one light daily request tells which.
+  const present = useReadings(
+    { deviceId: d.id, from: range.from, to: range.to, interval: '24h' },
+    figures.kind === 'generic' && !range.tooLong,
+  );
+  const sent = useMemo(
+    () =>
+      Object.entries(present.data?.series ?? {})
+        .filter(([, s]) => (s.kind === 'counter' ? s.delta : s.kind === 'raw' ? s.values : s.avg).some((v) => v !== null))
+        .map(([p]) => p),
+    [present.data],
+  );
+  const charts = chartsFor(figures, figures.phaseViews.length ? sel.view : 'summary', sent);
+
+  return (
+    <>
+      <Group gap="sm" justify="space-between" wrap="wrap">
+        <Group gap="sm" wrap="wrap">
+          <Text fw={700} size="lg" component="h2" m={0}>
+            {d.name}
+          </Text>
+          <Badge color={online ? 'teal' : 'gray'} variant="light" data-device-status={d.id}>
+            {t(online ? 'dashboard.online' : 'dashboard.offline')}
+          </Badge>
+          {weak && <IconWifiOff size={16} aria-label={t('dashboard.weakSignal')} />}
+          <Text c="dimmed" size="sm">
+            {[d.model, t(`detail.kind.${figures.kind}`)].filter(Boolean).join(' · ')}
+          </Text>
+        </Group>
+        <Group gap="xs">
+          <Button component={Link} to={paths.deviceOverview(d.id)} variant="default" size="xs" leftSection={<IconEye size={16} />}>
+            {t('dashboard.overview')}
+          </Button>
+          <Button component={Link} to={paths.editDevice(d.id)} variant="default" size="xs" leftSection={<IconEdit size={16} />}>
+            {t('dashboard.edit')}
+          </Button>
+        </Group>
+      </Group>
+
+      <SimpleGrid cols={{ base: 1, md: 2, lg: figures.baseLoad ? 3 : 2 }}>
+        <LiveValuesCard device={d} />
+        <EnergyPanel device={d} timezone={timezone} />
+        {figures.baseLoad && <BaseLoadCard device={d} />}
+      </SimpleGrid>
+
+      <RangeControls
+        sel={sel}
+        interval={range.interval}
+        figures={figures}
+        timezone={timezone}
+        onChange={(next) => setSearch(writeSelection(next), { replace: true, preventScrollReset: true })}
+      />
+
+      {range.tooLong || range.reversed ? (
+        <Alert color="yellow" variant="light" role="alert">
+          {t(range.reversed ? 'validation.dateOrder' : 'messages.dateRangeTooLong')}
+        </Alert>
+      ) : charts.length === 0 ? (
+        <Text c="dimmed" data-no-charts>
+          {present.isPending ? t('app.loading') : t('charts.empty')}
+        </Text>
+      ) : (
+        <SimpleGrid cols={{ base: 1, lg: 2 }} data-charts>
+          {charts.map((spec) => (
+            <ChartCard
+              key={`${spec.id}-${String(sel.view)}`}
+              deviceId={d.id}
+              spec={spec}
+              range={{ from: range.from, to: range.to, interval: range.interval }}
+              timezone={timezone}
+              limits={figures.limits ? d.limits : null}
+              compare={sel.compare}
+            />
+          ))}
+        </SimpleGrid>
+      )}
+
+      <SimpleGrid cols={{ base: 1, md: figures.limits ? 2 : 1 }}>
+        {figures.limits && <LimitsForm device={d} />}
+        {figures.meterValue && <MeterValueForm device={d} />}
+      </SimpleGrid>
+      <DeleteDevice device={d} />
+      <Text size="xs" c="dimmed">
+        {t('detail.timezoneNote', { zone: timezone })}{' '}
+        <Anchor component={Link} to={paths.profile} size="xs">
+          {t('nav.profile')}
+        </Anchor>
+      </Text>
+    </>
+  );
+}
