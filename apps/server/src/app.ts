@@ -13,7 +13,7 @@ import { AccessTokens } from './auth/tokens.js';
 import type { AppConfig } from './config.js';
 import type { AppContext, BaseContext } from './context.js';
 import { EventBus } from './events/bus.js';
-import { errorBody, registerErrorHandling } from './http/errors.js';
+import { errorBody, frameworkErrorOptions, registerErrorHandling } from './http/errors.js';
 import { AccountsRepository } from './modules/accounts/accounts.repository.js';
 import { accountsRoutes } from './modules/accounts/accounts.routes.js';
 import { AccountsService } from './modules/accounts/accounts.service.js';
@@ -69,6 +69,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
     // Per-request lines only at debug: ingest and the hub would flood the log otherwise.
     logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' }),
     routerOptions: { ignoreTrailingSlash: true },
+    ...frameworkErrorOptions,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net';
 import {
   type ApiErrorResponse,
   type ApiFieldError,
@@ -6,7 +7,7 @@ import {
   isMessageKey,
   validationMessage,
 } from '@phasewatch/shared';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 
 const STATUS_NAMES: Record<number, string> = {
@@ -14,11 +15,14 @@ const STATUS_NAMES: Record<number, string> = {
   401: 'Unauthorized',
   403: 'Forbidden',
   404: 'Not Found',
+  408: 'Request Timeout',
   409: 'Conflict',
   413: 'Payload Too Large',
+  414: 'URI Too Long',
   415: 'Unsupported Media Type',
   422: 'Unprocessable Entity',
   429: 'Too Many Requests',
+  431: 'Request Header Fields Too Large',
   500: 'Internal Server Error',
   503: 'Service Unavailable',
 };
@@ -67,6 +71,54 @@ const FASTIFY_CLIENT_ERRORS: Record<string, { field?: string; message: string }>
   FST_ERR_CTP_INVALID_MEDIA_TYPE: { field: 'content-type', message: 'unsupported content type' },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { field: 'content-length', message: 'does not match the body' },
 };
+
+/** A failure as the answer's status and its one field error. */
+function failure(statusCode: number, field: string, message: string): ApiErrorResponse {
+  return errorBody(statusCode, `${field}: ${message}`, [{ field, message }]);
+}
+
+/**
+ * Errors Fastify raises before any route or hook runs (the router cannot read the URL), answered in
+ * the one error shape like everything else. Given to the Fastify constructor as `frameworkErrors`.
+ */
+function frameworkErrors(err: FastifyError, _req: FastifyRequest, reply: FastifyReply): void {
+  const body =
+    err.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? failure(414, 'url', 'a path parameter is too long')
+      : err.code === 'FST_ERR_BAD_URL'
+        ? failure(400, 'url', 'is not a valid URL (bad percent-encoding)')
+        : errorBody(500, 'Internal server error', [{ message: 'Internal server error' }]);
+  void reply.status(body.statusCode).send(body);
+}
+
+/**
+ * Requests Node's HTTP parser refuses (headers too large, malformed request lines, timeouts): no
+ * request object exists, so the answer is written to the socket, in the one error shape, and the
+ * connection closed, as Node itself does. Given to the Fastify constructor as `clientErrorHandler`.
+ */
+function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket): void {
+  // A reset connection has nobody left to answer.
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const body =
+    err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? failure(408, 'request', 'was not received in time')
+      : err.code === 'HPE_HEADER_OVERFLOW'
+        ? failure(431, 'headers', 'the request line and headers are too large')
+        : failure(400, 'request', 'is not a well-formed HTTP request');
+  const text = JSON.stringify(body);
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${body.statusCode} ${body.error}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
+    );
+  }
+  socket.destroy(err);
+}
+
+/** Fastify constructor options that route framework-level failures into the one error shape. */
+export const frameworkErrorOptions = { frameworkErrors, clientErrorHandler } satisfies Pick<
+  FastifyServerOptions,
+  'frameworkErrors' | 'clientErrorHandler'
+>;
 
 /**
  * One error shape for every failure: `{ statusCode, error, message, errors: [{ field, message }] }`.
