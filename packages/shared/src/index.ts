@@ -10,4 +10,5 @@ export * from './telemetry/device-types.js';
 export * from './telemetry/ingest.schema.js';
 export * from './telemetry/parameters.js';
 export * from './telemetry/readings.schema.js';
+export * from './util/bounded-map.js';
 export * from './validation/messages.js';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { HUB_EVENTS, HUB_MAX_MESSAGE_BYTES, HUB_METHODS, type HubEventMap, type HubEventName } from '@phasewatch/shared';
+import { BoundedMap, HUB_EVENTS, HUB_MAX_MESSAGE_BYTES, HUB_METHODS, type HubEventMap, type HubEventName } from '@phasewatch/shared';
 import type { FastifyBaseLogger } from 'fastify';
 import { type RawData, type WebSocket, WebSocketServer } from 'ws';
 import { bearerToken } from '../auth/authenticate.js';
@@ -78,6 +78,9 @@ export interface HubStats {
   droppedSlow: number;
 }
 
+/** Negotiations kept waiting for their WebSocket at once (the oldest is dropped beyond this). */
+const MAX_PENDING_NEGOTIATIONS = 10_000;
+
 // base64url: the client puts the token into the URL without encoding it.
 const newId = () => randomBytes(16).toString('base64url');
 
@@ -101,7 +104,8 @@ function rejectUpgrade(socket: Duplex, status: 401 | 404 | 409, text: string): v
 export class DashboardHub {
   private options: HubOptions;
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: HUB_MAX_MESSAGE_BYTES, perMessageDeflate: false });
-  private readonly pending = new Map<string, Pending>();
+  /** Negotiated, not yet connected; bounded, so a flood of negotiate calls cannot grow it. */
+  private readonly pending = new BoundedMap<string, Pending>(MAX_PENDING_NEGOTIATIONS);
   private readonly byToken = new Map<string, HubConnection>();
   private readonly byUser = new Map<number, Set<HubConnection>>();
   private timer: NodeJS.Timeout | null = null;

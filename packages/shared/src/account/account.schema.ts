@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LANGUAGES, PASSWORD_MIN_LENGTH } from '../constants.js';
-import { isCountryCode, isValidTimezone } from '../geo/timezone.js';
+import { canonicalTimezone, isCountryCode, isValidTimezone } from '../geo/timezone.js';
 
 /**
  * Account rules of spec section 5, written once: the server validates requests with these schemas and
@@ -31,7 +31,9 @@ export const timezoneSchema = z
   .string({ error: 'validation.required' })
   .trim()
   .min(1, { error: 'validation.required' })
-  .refine(isValidTimezone, { error: 'validation.timezone' });
+  .refine(isValidTimezone, { error: 'validation.timezone' })
+  // Stored canonical: one value per zone, however it was typed.
+  .transform((tz) => canonicalTimezone(tz) as string);
 
 export const languageSchema = z.enum(LANGUAGES, { error: 'validation.language' });
 

@@ -3,7 +3,14 @@
  * years and billing periods as UTC epoch milliseconds. Local days are 23 h or 25 h across DST.
  */
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
+import { BoundedMap } from '../util/bounded-map.js';
+
+const formatters = new BoundedMap<string, Intl.DateTimeFormat>(1024);
+
+/** Zones with a formatter kept (bounded; reported by the server's metrics). */
+export function cachedZoneFormatters(): number {
+  return formatters.size;
+}
 
 function formatter(tz: string): Intl.DateTimeFormat {
   let f = formatters.get(tz);

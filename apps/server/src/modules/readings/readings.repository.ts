@@ -1,4 +1,4 @@
-import { COUNTER_PARAMETERS, INSTANT_PARAMETERS, localDayStarts, startOfLocalDay } from '@phasewatch/shared';
+import { BoundedMap, COUNTER_PARAMETERS, INSTANT_PARAMETERS, localDayStarts, startOfLocalDay } from '@phasewatch/shared';
 import type SqliteDatabase from 'better-sqlite3';
 import type pg from 'pg';
 import type { Storage } from '../../storage/database.js';
@@ -111,11 +111,14 @@ const PG_COLUMN_TYPES: Record<string, string> = {
   data: 'bytea',
 };
 
+/** Statements kept prepared (and PostgreSQL statement names handed out) per repository. */
+const STATEMENT_CACHE_SIZE = 256;
+
 /** Bound values per multi-row SQLite statement: ~33 raw readings of a 10-parameter device, 80 packed rollup rows. */
 const SQLITE_PARAMS_PER_STATEMENT = 400;
 
 /** Recently used local days per zone, [start, end) (Intl calls cost ~10 µs each; a live write needs a few). */
-const recentDays = new Map<string, [number, number][]>();
+const recentDays = new BoundedMap<string, [number, number][]>(1024);
 
 /** Start and end of the local day holding `ts` in `tz`. */
 function localDayOf(ts: number, tz: string): [number, number] {
@@ -339,13 +342,14 @@ const toPg = (sql: string) => {
  * uses multi-row statements in a transaction holding a per-device advisory lock.
  */
 export class ReadingsRepository {
-  private readonly stmts = new Map<string, SqliteDatabase.Statement>();
+  // Keyed by statement text, which varies with a batch's parameter set: bounded (see BoundedMap).
+  private readonly stmts = new BoundedMap<string, SqliteDatabase.Statement>(STATEMENT_CACHE_SIZE);
   private readonly partitions = new Set<string>();
   /** Upsert statements by table and columns, each with a name so connections prepare it once. */
-  private readonly pgSql = new Map<string, { name: string; text: string }>();
+  private readonly pgSql = new BoundedMap<string, { name: string; text: string }>(STATEMENT_CACHE_SIZE);
   private pgStatements = 0;
   /** Statements in raw (array) mode: kept apart because the mode sticks to a statement. */
-  private readonly arrayStmts = new Map<string, SqliteDatabase.Statement>();
+  private readonly arrayStmts = new BoundedMap<string, SqliteDatabase.Statement>(STATEMENT_CACHE_SIZE);
 
   /** SQLite with `writerThread`: the writes run on a worker thread (see readings.writer-thread.ts). */
   private readonly thread: WriterThread | null;
@@ -545,10 +549,12 @@ export class ReadingsRepository {
         w.keepOld ? `${q(c)} = COALESCE(excluded.${q(c)}, ${w.table}.${q(c)})` : `${q(c)} = excluded.${q(c)}`,
       );
       const text = `INSERT INTO ${w.table} (${names.map(q).join(',')}) SELECT * FROM unnest(${types.map((t, i) => `$${i + 1}::${t}[]`).join(',')}) ON CONFLICT (${w.key.join(',')}) DO UPDATE SET ${set.join(',')}`;
-      stmt = { name: `pw_upsert_${++this.pgStatements}`, text };
+      // Each named statement is prepared once per pooled connection and kept there: only so many
+      // shapes get a name, later ones run unnamed (parsed per call).
+      stmt = { name: this.pgStatements < STATEMENT_CACHE_SIZE ? `pw_upsert_${++this.pgStatements}` : '', text };
       this.pgSql.set(shape, stmt);
     }
-    await client.query({ name: stmt.name, text: stmt.text, values: columns });
+    await client.query(stmt.name ? { name: stmt.name, text: stmt.text, values: columns } : { text: stmt.text, values: columns });
   }
 
   /** Creates the monthly partitions (UTC months) the timestamps fall in, once per process. */
