@@ -11,4 +11,5 @@ export * from './telemetry/ingest.schema.js';
 export * from './telemetry/parameters.js';
 export * from './telemetry/readings.schema.js';
 export * from './util/bounded-map.js';
+export * from './validation/id.js';
 export * from './validation/messages.js';

@@ -1,7 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { BoundedMap, HUB_EVENTS, HUB_MAX_MESSAGE_BYTES, HUB_METHODS, type HubEventMap, type HubEventName } from '@phasewatch/shared';
+import {
+  BoundedMap,
+  HUB_EVENTS,
+  HUB_MAX_MESSAGE_BYTES,
+  HUB_METHODS,
+  type HubEventMap,
+  type HubEventName,
+  isStorableId,
+  parseId,
+} from '@phasewatch/shared';
 import type { FastifyBaseLogger } from 'fastify';
 import { type RawData, type WebSocket, WebSocketServer } from 'ws';
 import { bearerToken } from '../auth/authenticate.js';
@@ -299,7 +308,9 @@ export class DashboardHub {
     switch (target.toLowerCase()) {
       case HUB_METHODS.subscribeDevice.toLowerCase(): {
         const deviceId = deviceIdArgument(target, args);
-        if (!(await this.deps.ownsDevice(conn.auth.userId, deviceId))) throw new HubMethodError(`Device ${deviceId} not found.`);
+        // An id beyond the id columns names no device: not found, without asking the database.
+        if (!isStorableId(deviceId) || !(await this.deps.ownsDevice(conn.auth.userId, deviceId)))
+          throw new HubMethodError(`Device ${deviceId} not found.`);
         conn.subscriptions.add(deviceId);
         return true;
       }
@@ -445,9 +456,8 @@ export class HubMethodError extends Error {}
 
 function deviceIdArgument(target: string, args: unknown[]): number {
   if (args.length !== 1) throw new HubMethodError(`Invocation provides ${args.length} argument(s) but target expects 1.`);
-  const v = args[0];
-  const n = typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v;
-  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n <= 0)
-    throw new HubMethodError(`${target}: deviceId must be a positive integer.`);
+  // The same id parser as the HTTP routes: a JSON number or canonical decimal text.
+  const n = parseId(args[0]);
+  if (n === null) throw new HubMethodError(`${target}: deviceId must be a positive integer.`);
   return n;
 }

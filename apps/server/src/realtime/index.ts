@@ -8,7 +8,6 @@ import type { DeviceStatusChanged, DomainEvents, ReadingCommitted } from '../eve
 import { errorBody } from '../http/errors.js';
 import type { Telemetry } from '../modules/telemetry.js';
 import { DashboardHub, type HubOptions, type HubStats } from './dashboard-hub.js';
-import { devicesTableOwnership } from './device-ownership.js';
 import { type FanoutEvent, PgFanout } from './pg-fanout.js';
 
 /** The realtime hub as other modules and tests see it. */
@@ -23,12 +22,12 @@ export interface Realtime {
 }
 
 /** Mounts the SignalR-protocol hub at /hubs/dashboardHub (closed with the app). */
-export async function createRealtime(app: FastifyInstance, base: BaseContext, _telemetry: Telemetry): Promise<Realtime> {
+export async function createRealtime(app: FastifyInstance, base: BaseContext, telemetry: Telemetry): Promise<Realtime> {
   const log = app.log.child({ module: 'realtime' });
   const hub = new DashboardHub({
     tokens: base.tokens,
     sessionActive: base.accounts.sessionActive,
-    ownsDevice: devicesTableOwnership(base.storage),
+    ownsDevice: (userId, deviceId) => telemetry.devices.owns(userId, deviceId),
     log,
   });
 

@@ -27,6 +27,8 @@ export const VALIDATION_MESSAGES = {
   'validation.dateTime': 'must be an ISO-8601 date and time',
   'validation.rangeTooLong': 'Data range is too long.',
   'validation.parameter': 'is not a known parameter',
+  'validation.id': 'must be a positive whole number written in decimal digits',
+  'validation.controlCharacters': 'must not contain control characters',
 } as const;
 export type ValidationMessageKey = keyof typeof VALIDATION_MESSAGES;
 

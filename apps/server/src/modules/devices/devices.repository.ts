@@ -1,3 +1,4 @@
+import { isStorableId } from '@phasewatch/shared';
 import type { Kysely, Updateable } from 'kysely';
 import type { Database, DeviceRow, DevicesTable } from '../../storage/schema.js';
 import { type LatestRawReading, latestRawReadings } from '../readings/readings.latest.js';
@@ -27,6 +28,8 @@ export class DevicesRepository {
   }
 
   findForUser(userId: number, id: number): Promise<DeviceRow | undefined> {
+    // Ids beyond the column's range name no row (PostgreSQL would fail on them: integer out of range).
+    if (!isStorableId(id)) return Promise.resolve(undefined);
     return this.db.selectFrom('devices').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
   }
 
@@ -36,6 +39,7 @@ export class DevicesRepository {
 
   /** Updates a user's device; undefined when it is not theirs, 'conflict' when the MAC is taken. */
   async update(userId: number, id: number, patch: Updateable<DevicesTable>): Promise<DeviceRow | undefined | 'conflict'> {
+    if (!isStorableId(id)) return undefined;
     if (patch.mac) {
       const clash = await this.db
         .selectFrom('devices')

@@ -3,6 +3,7 @@ import {
   createDeviceResponseSchema,
   deviceListItemSchema,
   deviceSchema,
+  idParamSchema,
   limitsSchema,
   meterValueSchema,
   notificationSettingsSchema,
@@ -12,13 +13,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { DevicesService } from './devices.service.js';
 
-export const deviceIdParams = z.strictObject({
-  id: z.coerce
-    .number({ error: 'validation.integer' })
-    .int({ error: 'validation.integer' })
-    .min(1, { error: 'validation.min' })
-    .max(2_147_483_647),
-});
+/** `:id` of a device: canonical decimal digits only (`parseId`); an id no row can have answers 404. */
+export const deviceIdParams = z.strictObject({ id: idParamSchema });
 
 /** Devices of the signed-in user; another user's device answers 404. */
 export const devicesRoutes: FastifyPluginAsyncZod<{ devices: DevicesService }> = async (app, { devices }) => {

@@ -92,6 +92,11 @@ export class DevicesService {
     return row;
   }
 
+  /** Whether the device exists and belongs to the user (the hub's subscription check). */
+  async owns(userId: number, id: number): Promise<boolean> {
+    return (await this.repo.findForUser(userId, id)) !== undefined;
+  }
+
   async create(userId: number, req: CreateDeviceRequest & { mac: string }): Promise<CreateDeviceResponse> {
     const now = this.now();
     const tz = (await this.repo.userTimezone(userId))?.timezone ?? FALLBACK_TIMEZONE;
