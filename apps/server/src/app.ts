@@ -89,7 +89,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
     events,
   });
   const base: BaseContext = { config, storage, tokens, accounts, events };
-  app.decorate('authenticate', makeAuthenticate(tokens, accounts.sessionActive));
+  app.decorate('authenticate', makeAuthenticate(accounts.checkAccess));
 
   await app.register(helmet, {
     contentSecurityPolicy: {
@@ -130,7 +130,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
   await app.register(
     async (api) => {
       await api.register(healthRoutes, { storage, version: config.appVersion });
-      await api.register(accountsRoutes, { accounts, tokens, cookieSecure: config.cookieSecure });
+      await api.register(accountsRoutes, { accounts, cookieSecure: config.cookieSecure });
     },
     { prefix: '/api' },
   );

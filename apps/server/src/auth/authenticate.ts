@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { unauthorized } from '../http/errors.js';
-import type { AccessTokens } from './tokens.js';
+import type { AccessClaims } from './tokens.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -16,15 +16,15 @@ export function bearerToken(header: string | undefined): string | null {
   return m?.[1] ?? null;
 }
 
-export type SessionCheck = (sessionId: string) => Promise<boolean>;
+/** Accepts an access token: the claims when it is valid and its live session belongs to its user, else null. */
+export type AccessCheck = (token: string) => Promise<AccessClaims | null>;
 
-export function makeAuthenticate(tokens: AccessTokens, sessionActive: SessionCheck) {
+export function makeAuthenticate(checkAccess: AccessCheck) {
   return async function authenticate(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
     const token = bearerToken(request.headers.authorization);
     if (!token) throw unauthorized('Missing bearer token');
-    const claims = await tokens.verify(token);
+    const claims = await checkAccess(token);
     if (!claims) throw unauthorized('Invalid or expired token');
-    if (!(await sessionActive(claims.sessionId))) throw unauthorized('Session has ended');
     request.auth = { userId: claims.userId, sessionId: claims.sessionId };
   };
 }

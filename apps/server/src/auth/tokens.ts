@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { parseId } from '@phasewatch/shared';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 
 export interface AccessClaims {
@@ -37,8 +38,9 @@ export class AccessTokens {
         issuer: 'phasewatch',
         audience: 'phasewatch',
       });
-      const userId = Number(payload.sub);
-      if (!Number.isInteger(userId) || typeof payload.sid !== 'string' || !payload.exp) return null;
+      // The subject is the user id as `sign` writes it: canonical decimal only (`1e0` is not user 1).
+      const userId = parseId(payload.sub);
+      if (userId === null || typeof payload.sid !== 'string' || !payload.exp) return null;
       return { userId, sessionId: payload.sid, expiresAt: payload.exp * 1000 };
     } catch (err) {
       if (err instanceof joseErrors.JOSEError || err instanceof TypeError) return null;

@@ -14,7 +14,7 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import { type RawData, type WebSocket, WebSocketServer } from 'ws';
 import { bearerToken } from '../auth/authenticate.js';
-import type { AccessTokens } from '../auth/tokens.js';
+import type { AccessClaims } from '../auth/tokens.js';
 import type { DeviceStatusChanged, ReadingCommitted } from '../events/bus.js';
 import { type Frame, type HubAuth, HubConnection } from './hub-connection.js';
 import {
@@ -61,7 +61,8 @@ export const DEFAULT_HUB_OPTIONS: HubOptions = {
 };
 
 export interface HubDeps {
-  tokens: AccessTokens;
+  /** Accepts an access token (see `AccountsService.checkAccess`): the one check the API routes use too. */
+  checkAccess: (token: string) => Promise<AccessClaims | null>;
   sessionActive: (sessionId: string) => Promise<boolean>;
   ownsDevice: OwnsDevice;
   log: FastifyBaseLogger;
@@ -145,9 +146,8 @@ export class DashboardHub {
   /** The access token's claims if the token is valid and its session still active. */
   async authenticate(token: string | null | undefined): Promise<HubAuth | null> {
     if (!token) return null;
-    const claims = await this.deps.tokens.verify(token);
+    const claims = await this.deps.checkAccess(token);
     if (!claims || claims.expiresAt <= Date.now()) return null;
-    if (!(await this.deps.sessionActive(claims.sessionId))) return null;
     return { userId: claims.userId, sessionId: claims.sessionId, expiresAt: claims.expiresAt };
   }
 

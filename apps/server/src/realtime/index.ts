@@ -25,7 +25,7 @@ export interface Realtime {
 export async function createRealtime(app: FastifyInstance, base: BaseContext, telemetry: Telemetry): Promise<Realtime> {
   const log = app.log.child({ module: 'realtime' });
   const hub = new DashboardHub({
-    tokens: base.tokens,
+    checkAccess: base.accounts.checkAccess,
     sessionActive: base.accounts.sessionActive,
     ownsDevice: (userId, deviceId) => telemetry.devices.owns(userId, deviceId),
     log,

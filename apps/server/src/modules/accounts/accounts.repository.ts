@@ -65,6 +65,18 @@ export class AccountsRepository {
       .execute();
   }
 
+  /** The user a live (not revoked) session belongs to, or undefined. */
+  async sessionUser(family: string): Promise<number | undefined> {
+    const row = await this.db
+      .selectFrom('refresh_tokens')
+      .select('user_id')
+      .where('family', '=', family)
+      .where('revoked_at', 'is', null)
+      .limit(1)
+      .executeTakeFirst();
+    return row?.user_id;
+  }
+
   async isFamilyActive(family: string): Promise<boolean> {
     const row = await this.db
       .selectFrom('refresh_tokens')

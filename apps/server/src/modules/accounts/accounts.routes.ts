@@ -11,7 +11,6 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { bearerToken } from '../../auth/authenticate.js';
-import type { AccessTokens } from '../../auth/tokens.js';
 import { unauthorized } from '../../http/errors.js';
 import type { AccountsService, Session } from './accounts.service.js';
 
@@ -20,12 +19,11 @@ const COOKIE_PATH = '/api/account';
 
 export interface AccountsRoutesOptions {
   accounts: AccountsService;
-  tokens: AccessTokens;
   cookieSecure: boolean;
 }
 
 /** The spec's account calls (section 7), paths and payloads as they are. */
-export const accountsRoutes: FastifyPluginAsyncZod<AccountsRoutesOptions> = async (app, { accounts, tokens, cookieSecure }) => {
+export const accountsRoutes: FastifyPluginAsyncZod<AccountsRoutesOptions> = async (app, { accounts, cookieSecure }) => {
   const sendSession = (reply: import('fastify').FastifyReply, s: Session) => {
     reply.setCookie(REFRESH_COOKIE, s.refreshToken, {
       httpOnly: true,
@@ -77,8 +75,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<AccountsRoutesOptions> = asyn
     '/account/verifytoken',
     { schema: { body: verifyTokenRequestSchema, response: { 200: z.object({ token: z.string() }) } } },
     async (req) => {
-      const claims = await tokens.verify(req.body.api_token);
-      if (!claims || !(await accounts.sessionActive(claims.sessionId))) throw unauthorized('Invalid or expired token');
+      if (!(await accounts.checkAccess(req.body.api_token))) throw unauthorized('Invalid or expired token');
       return { token: req.body.api_token };
     },
   );
@@ -100,7 +97,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<AccountsRoutesOptions> = asyn
   // The client purges its auth whatever this answers; we revoke what we can identify.
   app.get('/account/logout', { schema: { response: { 200: z.object({ ok: z.literal(true) }) } } }, async (req, reply) => {
     const token = bearerToken(req.headers.authorization);
-    const claims = token ? await tokens.verify(token) : null;
+    const claims = token ? await accounts.checkAccess(token) : null;
     await accounts.logout(claims ? { sessionId: claims.sessionId, userId: claims.userId } : null, req.cookies[REFRESH_COOKIE]);
     reply.clearCookie(REFRESH_COOKIE, { path: COOKIE_PATH });
     return { ok: true as const };

@@ -8,7 +8,7 @@ import {
 } from '@phasewatch/shared';
 import type { FastifyBaseLogger } from 'fastify';
 import { DUMMY_HASH, hashPassword, verifyPassword } from '../../auth/passwords.js';
-import { type AccessTokens, randomToken, sha256 } from '../../auth/tokens.js';
+import { type AccessClaims, type AccessTokens, randomToken, sha256 } from '../../auth/tokens.js';
 import type { EventBus } from '../../events/bus.js';
 import { keyedError, unauthorized } from '../../http/errors.js';
 import type { UserRow } from '../../storage/schema.js';
@@ -171,6 +171,18 @@ export class AccountsService {
   }
 
   sessionActive = (sessionId: string) => this.repo.isFamilyActive(sessionId);
+
+  /**
+   * The one place an access token is accepted (API routes, token verification, the hub): its signature
+   * and expiry are valid, and its session is live and belongs to the user the token names. A token
+   * whose subject names another user (or none) than its session's is refused, however it was signed.
+   */
+  checkAccess = async (token: string): Promise<AccessClaims | null> => {
+    const claims = await this.tokens.verify(token);
+    if (!claims) return null;
+    const owner = await this.repo.sessionUser(claims.sessionId);
+    return owner === claims.userId ? claims : null;
+  };
 
   /** Always succeeds from the caller's view, so it cannot be used to find which emails exist. */
   async forgotPassword(email: string): Promise<void> {
