@@ -13,3 +13,4 @@ export * from './telemetry/readings.schema.js';
 export * from './util/bounded-map.js';
 export * from './validation/id.js';
 export * from './validation/messages.js';
+export * from './validation/text.js';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LANGUAGES, PASSWORD_MIN_LENGTH } from '../constants.js';
 import { canonicalTimezone, isCountryCode, isValidTimezone } from '../geo/timezone.js';
+import { singleLineText } from '../validation/text.js';
 
 /**
  * Account rules of spec section 5, written once: the server validates requests with these schemas and
@@ -37,7 +38,7 @@ export const timezoneSchema = z
 
 export const languageSchema = z.enum(LANGUAGES, { error: 'validation.language' });
 
-export const fullNameSchema = z.string({ error: 'validation.required' }).trim().max(100, { error: 'validation.tooLong' });
+export const fullNameSchema = singleLineText(100);
 
 export const loginRequestSchema = z.strictObject({
   email: emailSchema,

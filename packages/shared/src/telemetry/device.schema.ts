@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LIMIT_CRITICAL_MAX, LIMIT_CRITICAL_MIN, LIMIT_WARNING_MAX, LIMIT_WARNING_MIN } from '../constants.js';
+import { singleLineText } from '../validation/text.js';
 import { WEAK_SIGNAL_DBM } from './parameters.js';
 
 /**
@@ -58,7 +59,7 @@ export const DEFAULT_NOTIFICATION_SETTINGS: NotificationSettings = {
 };
 export const DEFAULT_LIMITS: Limits = { warningLevel: 10, criticalLevel: 20 };
 
-const text = (max: number) => z.string({ error: 'validation.required' }).trim().max(max, { error: 'validation.tooLong' });
+const text = singleLineText;
 const requiredText = (max: number) => text(max).min(1, { error: 'validation.required' });
 
 /** MAC address, `AA:BB:CC:DD:EE:FF` (also `-` separated or bare); normalised to upper case with colons. */
