@@ -155,7 +155,7 @@ describe.each(DIALECTS)('ingest, readings and energy (%s)', (dialect) => {
     const errors = [
       { field: 'readings.1.ts', message: 'is more than 5 minutes in the future' },
       { field: 'readings.1.values.eai1', message: 'must not be negative (a cumulative counter)' },
-      { field: 'readings.1.values.vave1', message: 'must be at most 1000000000 in magnitude' },
+      { field: 'readings.1.values.vave1', message: 'must be between 0 and 100000' },
       { field: 'readings.2.ts', message: 'must be an ISO-8601 timestamp with Z or an offset' },
       { field: 'readings.2.values', message: 'needs at least one parameter' },
       { field: 'readings.3.ts', message: 'is older than the raw retention (36500 days)' },
@@ -167,6 +167,27 @@ describe.each(DIALECTS)('ingest, readings and energy (%s)', (dialect) => {
       errors,
     });
     expect(await rawCount(d.device.id)).toBe(0);
+  });
+
+  it('refuses values a parameter cannot have, naming the field and the reason (HTTP and MQTT check alike)', async () => {
+    const d = await device('10:00:00:00:00:0A');
+    const ts = new Date(Date.now() - MIN).toISOString();
+    const res = await post(d.ingestKey, [
+      { ts, values: { rel1: 0.5, alarm: -5, rssi: 1e9 } },
+      { ts, values: { alarm: 2.5, pfave1: 1.5, vave1: -230 } },
+    ]);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors).toEqual([
+      { field: 'readings.0.values.rel1', message: 'must be one of 0, 1' },
+      { field: 'readings.0.values.alarm', message: 'must be between 0 and 4294967295' },
+      { field: 'readings.0.values.rssi', message: 'must be between -150 and 0' },
+      { field: 'readings.1.values.alarm', message: 'must be a whole number' },
+      { field: 'readings.1.values.pfave1', message: 'must be between -1 and 1' },
+      { field: 'readings.1.values.vave1', message: 'must be between 0 and 100000' },
+    ]);
+    expect(await rawCount(d.device.id)).toBe(0);
+    const good = await post(d.ingestKey, [{ ts, values: { rel1: 1, alarm: 4, rssi: -61, pfave1: -0.9, vave1: 231 } }]);
+    expect(good.json()).toEqual({ accepted: 1 });
   });
 
   it('sorts a batch out of order and merges repeated timestamps in it, later values winning', async () => {
