@@ -92,6 +92,11 @@ export class AccountsRepository {
     await this.db.insertInto('password_resets').values(row).execute();
   }
 
+  /** Ends every unused reset token of the user (a newer one was issued, or one was used). */
+  async endPasswordResets(userId: number, now: number): Promise<void> {
+    await this.db.updateTable('password_resets').set({ used_at: now }).where('user_id', '=', userId).where('used_at', 'is', null).execute();
+  }
+
   /** Consumes a reset token once; returns its user id when it was valid and unused. */
   async consumePasswordReset(hash: string, now: number): Promise<number | undefined> {
     const row = await this.db

@@ -190,6 +190,8 @@ export class AccountsService {
     if (!row) return;
     const token = randomToken();
     const now = Date.now();
+    // Only the newest link works: an older one (in a mailbox, a forwarded mail) is ended.
+    await this.repo.endPasswordResets(row.id, now);
     await this.repo.insertPasswordReset({ token_hash: sha256(token), user_id: row.id, expires_at: now + RESET_TTL_MS, created_at: now });
     // No mail server is configured in this version: the link goes to the server log.
     this.log.info({ email: row.email, resetUrl: `${this.opts.publicUrl}/reset-password?token=${token}` }, 'password reset link');
@@ -199,6 +201,8 @@ export class AccountsService {
     const now = Date.now();
     const userId = await this.repo.consumePasswordReset(sha256(token), now);
     if (userId === undefined) throw keyedError(400, 'errors.resetTokenInvalid', { field: 'token' });
+    // Using a link ends every other one of the user, so no second link changes the password again.
+    await this.repo.endPasswordResets(userId, now);
     await this.repo.updateUser(userId, { password_hash: await hashPassword(password), updated_at: now });
     await this.repo.revokeAllForUser(userId, now);
   }
