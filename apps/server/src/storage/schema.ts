@@ -44,6 +44,15 @@ export interface Database {
   readings: ReadingsTable;
   rollup_packed: RollupPackedTable;
   rollup_day: RollupDayTable;
+  login_attempts: LoginAttemptsTable;
+}
+
+/** Sign-in attempts per throttle key in the current window (see modules/accounts/login-throttle.ts). */
+export interface LoginAttemptsTable {
+  /** SHA-256 of address and email. */
+  key: string;
+  window_start: number;
+  count: number;
 }
 
 export interface DevicesTable {

@@ -3,7 +3,7 @@ import type { Database, NewUserRow, UserRow, UserUpdate } from '../../storage/sc
 
 /** The only code that touches the users, refresh_tokens and password_resets tables. */
 export class AccountsRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(readonly db: Kysely<Database>) {}
 
   findUserByEmail(email: string): Promise<UserRow | undefined> {
     return this.db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();

@@ -63,12 +63,13 @@ export class AccountsService {
     private readonly log: FastifyBaseLogger,
     private readonly opts: AccountsServiceOptions,
   ) {
-    this.throttle = new LoginThrottle(opts.loginMaxFailures, opts.loginFailureWindowMs);
+    this.throttle = new LoginThrottle(repo.db, opts.loginMaxFailures, opts.loginFailureWindowMs);
   }
 
   async login(req: LoginRequest & { email: string }, ip: string): Promise<Session> {
     const key = `${ip}|${req.email}`;
-    const retryAfter = this.throttle.blockedFor(key);
+    // Counted before the password is checked, so parallel attempts cannot all be checked.
+    const retryAfter = await this.throttle.attempt(key);
     if (retryAfter > 0) {
       throw keyedError(429, 'errors.tooManyAttempts', { headers: { 'retry-after': String(Math.ceil(retryAfter / 1000)) } });
     }
@@ -77,10 +78,9 @@ export class AccountsService {
       ? await verifyPassword(req.password, row.password_hash)
       : await verifyPassword(req.password, await DUMMY_HASH).then(() => false);
     if (!row || !ok) {
-      this.throttle.fail(key);
       throw keyedError(401, 'errors.invalidCredentials', { field: 'password', message: 'Invalid email or password' });
     }
-    this.throttle.reset(key);
+    await this.throttle.succeeded(key);
     return this.startSession(row);
   }
 

@@ -3,6 +3,7 @@ import * as m0001 from './0001-accounts.js';
 import * as m0002 from './0002-devices.js';
 import * as m0003 from './0003-readings.js';
 import * as m0004 from './0004-packed-rollups.js';
+import * as m0005 from './0005-login-attempts.js';
 
 /**
  * Every migration, in order. Names sort lexically; add a new file with the next number and list it
@@ -13,4 +14,5 @@ export const migrations: Record<string, VersionedMigration> = {
   '0002-devices': m0002,
   '0003-readings': m0003,
   '0004-packed-rollups': m0004,
+  '0005-login-attempts': m0005,
 };
