@@ -10,7 +10,7 @@ import { openStorage } from '../../storage/database.js';
 import { buildTestApp, signUp, type TestApp } from '../../test/app.js';
 import { createTestStorage, DIALECTS } from '../../test/storage.js';
 
-type Errors = { errors: { field?: string; message: string }[] };
+type Errors = { errors: { field?: string; message: string; key?: string }[] };
 const LIMIT = 10;
 
 /** Signs a token with the app's key: what someone holding JWT_SECRET could forge. */
@@ -94,7 +94,9 @@ describe.each(DIALECTS)('account hardening on %s', (dialect) => {
         payload: { fullName: 'ab\u0000cd', country: 'PL', timezone: 'Europe/Warsaw', language: 'en' },
       });
       expect(res.statusCode).toBe(400);
-      expect((res.json() as Errors).errors).toEqual([{ field: 'fullName', message: 'must not contain control characters' }]);
+      expect((res.json() as Errors).errors).toEqual([
+        { field: 'fullName', message: 'must not contain control characters', key: 'validation.controlCharacters' },
+      ]);
       const reg = await t.app.inject({
         method: 'POST',
         url: '/api/register',

@@ -4,7 +4,7 @@ import WebSocket from 'ws';
 import { buildTestApp, signUp, type TestApp } from '../../test/app.js';
 import { DIALECTS } from '../../test/storage.js';
 
-type Errors = { errors: { field?: string; message: string }[] };
+type Errors = { errors: { field?: string; message: string; key?: string }[] };
 const RS = '\x1e';
 
 describe.each(DIALECTS)('device ids and texts at the edge on %s', (dialect) => {
@@ -36,7 +36,7 @@ describe.each(DIALECTS)('device ids and texts at the edge on %s', (dialect) => {
         const res = await get(url);
         expect(res.statusCode, url).toBe(400);
         expect((res.json() as Errors).errors).toEqual([
-          { field: 'id', message: 'must be a positive whole number written in decimal digits' },
+          { field: 'id', message: 'must be a positive whole number written in decimal digits', key: 'validation.id' },
         ]);
       }
     },
@@ -67,10 +67,14 @@ describe.each(DIALECTS)('device ids and texts at the edge on %s', (dialect) => {
       payload: { name: 'ok', mac: '02:00:00:00:ED:02', typeCode: 13, [field]: 'ab\u0000cd' },
     });
     expect(create.statusCode).toBe(400);
-    expect((create.json() as Errors).errors).toEqual([{ field, message: 'must not contain control characters' }]);
+    expect((create.json() as Errors).errors).toEqual([
+      { field, message: 'must not contain control characters', key: 'validation.controlCharacters' },
+    ]);
     const update = await t.app.inject({ method: 'PUT', url: `/api/devices/${id}`, headers: user.auth, payload: { [field]: 'ab\u0000cd' } });
     expect(update.statusCode).toBe(400);
-    expect((update.json() as Errors).errors).toEqual([{ field, message: 'must not contain control characters' }]);
+    expect((update.json() as Errors).errors).toEqual([
+      { field, message: 'must not contain control characters', key: 'validation.controlCharacters' },
+    ]);
     expect((await get(`/api/devices/${id}`)).json().name).toBe('Edge');
   });
 
