@@ -1,4 +1,4 @@
-import { Anchor, createTheme, type MantineColorsTuple } from '@mantine/core';
+import { Anchor, type CSSVariablesResolver, createTheme, type MantineColorsTuple } from '@mantine/core';
 import { PRIMARY_COLOR } from '@phasewatch/shared';
 
 /** Shades around the spec's primary orange (#ff7300 is shade 6, Mantine's default primary shade). */
@@ -33,3 +33,75 @@ export const theme = createTheme({
     }),
   },
 });
+
+/** WCAG relative luminance of a `#rrggbb` colour. */
+function luminance(hex: string): number {
+  const channel = (i: number) => {
+    const c = Number.parseInt(hex.slice(1 + 2 * i, 3 + 2 * i), 16) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  };
+  return 0.2126 * channel(0) + 0.7152 * channel(1) + 0.0722 * channel(2);
+}
+
+/** Contrast ratio of two `#rrggbb` colours (1 to 21). */
+export function contrastRatio(a: string, b: string): number {
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
+  return (hi + 0.05) / (lo + 0.05);
+}
+
+/** `fg` at `alpha` over `bg`, as `#rrggbb`. */
+function over(fg: string, bg: string, alpha: number): string {
+  const mix = (i: number) => {
+    const f = Number.parseInt(fg.slice(1 + 2 * i, 3 + 2 * i), 16);
+    const g = Number.parseInt(bg.slice(1 + 2 * i, 3 + 2 * i), 16);
+    return Math.round(f * alpha + g * (1 - alpha))
+      .toString(16)
+      .padStart(2, '0');
+  };
+  return `#${mix(0)}${mix(1)}${mix(2)}`;
+}
+
+/** WCAG AA for normal text, which badges, alerts and secondary lines are. */
+export const MIN_TEXT_CONTRAST = 4.5;
+
+/**
+ * The lightest shade of a colour that reads at 4.5:1 as text on white and on its own light-variant
+ * background (the shade-6 tint at 10 % over white, as Mantine draws badges, alerts and light buttons).
+ */
+export function readableShade(shades: readonly string[]): number {
+  const tint = over(shades[6] ?? '#000000', '#ffffff', 0.1);
+  for (let i = 6; i < shades.length; i++) {
+    const c = shades[i] ?? '#000000';
+    if (contrastRatio(c, '#ffffff') >= MIN_TEXT_CONTRAST && contrastRatio(c, tint) >= MIN_TEXT_CONTRAST) return i;
+  }
+  return shades.length - 1;
+}
+
+/** Secondary ("dimmed") text: Mantine's gray-6 is 3.3:1 on white and dark-2 4.0:1 on the dark body. */
+export const DIMMED = { light: '#5f666d', dark: '#a3a3a3' } as const;
+
+/**
+ * Colour variables that keep text at 4.5:1 on every page (axe's colour-contrast rule): in the light
+ * scheme, the text of light and outline variants (badges such as ONLINE, alerts, subtle icons) and of
+ * `c="<colour>"` uses each colour's readable shade instead of shade 6; dimmed text and errors are darker.
+ * In the dark scheme Mantine's light-variant text (shade 1) already reads; dimmed text is lighter.
+ */
+export const cssVariablesResolver: CSSVariablesResolver = (t) => {
+  const light: Record<string, string> = {
+    '--mantine-color-dimmed': DIMMED.light,
+    '--mantine-color-error': 'var(--mantine-color-red-9)',
+    '--mantine-color-anchor': 'var(--mantine-color-brand-9)',
+  };
+  for (const [name, shades] of Object.entries(t.colors)) {
+    if (!shades || shades.length < 10) continue;
+    const shade = `var(--mantine-color-${name}-${readableShade(shades)})`;
+    light[`--mantine-color-${name}-light-color`] = shade;
+    light[`--mantine-color-${name}-outline`] = shade;
+    light[`--mantine-color-${name}-text`] = shade;
+  }
+  return {
+    variables: {},
+    light,
+    dark: { '--mantine-color-dimmed': DIMMED.dark, '--mantine-color-error': 'var(--mantine-color-red-5)' },
+  };
+};

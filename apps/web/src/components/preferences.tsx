@@ -6,8 +6,11 @@ import { setLanguage } from '@/i18n';
 
 type Scheme = 'light' | 'dark' | 'auto';
 
+/** How a picked language is applied; the app passes its rule (the profile's language), plain switching by default. */
+type OnLanguage = (language: Language) => void | Promise<void>;
+
 /** Language picker as a compact header menu. */
-export function LanguageMenu() {
+export function LanguageMenu({ onChange = setLanguage }: { onChange?: OnLanguage }) {
   const { t, i18n } = useTranslation();
   return (
     <Menu position="bottom-end" zIndex={110}>
@@ -21,7 +24,7 @@ export function LanguageMenu() {
         {LANGUAGES.map((l) => (
           <Menu.Item
             key={l}
-            onClick={() => void setLanguage(l)}
+            onClick={() => void onChange(l)}
             aria-current={i18n.language === l ? 'true' : undefined}
             lang={l}
             fw={i18n.language === l ? 700 : 400}
@@ -64,7 +67,7 @@ export function ThemeMenu() {
 }
 
 /** Both choices as segmented controls, for the mobile drawer. */
-export function PreferencesPanel() {
+export function PreferencesPanel({ onLanguageChange = setLanguage }: { onLanguageChange?: OnLanguage }) {
   const { t, i18n } = useTranslation();
   const { colorScheme, setColorScheme } = useMantineColorScheme();
   return (
@@ -76,7 +79,7 @@ export function PreferencesPanel() {
         fullWidth
         size="xs"
         value={i18n.language}
-        onChange={(v) => void setLanguage(v as Language)}
+        onChange={(v) => void onLanguageChange(v as Language)}
         data={LANGUAGES.map((l) => ({ value: l, label: t(`languages.${l}`) }))}
         aria-label={t('nav.language')}
       />

@@ -4,6 +4,8 @@ export const STORAGE_KEYS = {
   user: 'phasewatch.user',
   timezone: 'phasewatch.timezone',
   language: 'phasewatch.language',
+  /** A language picked while signed out: it becomes the profile's at the next sign-in. */
+  languagePicked: 'phasewatch.languagePicked',
   theme: 'phasewatch.theme',
   foxAppMode: 'phasewatch.foxAppMode',
 } as const;

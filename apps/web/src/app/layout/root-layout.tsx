@@ -10,6 +10,7 @@ import { findActiveTrail, NavMenu } from '@/components/ui/nav-menu';
 import { ScrollToTop } from '@/components/ui/scroll-to-top';
 import { PUBLIC_ROUTES, paths } from '@/config/paths';
 import { ensureValidToken } from '@/features/auth/api/verify-token';
+import { chooseLanguage } from '@/features/profile/language-choice';
 import { HubStatusIndicator } from '@/features/realtime/hub-status-indicator';
 import { apiClient } from '@/lib/api';
 import { useAuth } from '@/lib/auth-store';
@@ -93,6 +94,13 @@ export function RootLayout() {
     return (
       <Box component="main" id="main" p="xs" data-fox-mode>
         {busy}
+        {/* The embedded screens have no header; the public ones still offer language and theme. */}
+        {isPublic && (
+          <Group justify="flex-end" gap="xs" mb="xs">
+            <LanguageMenu onChange={chooseLanguage} />
+            <ThemeMenu />
+          </Group>
+        )}
         <Outlet />
       </Box>
     );
@@ -105,7 +113,7 @@ export function RootLayout() {
         <Group justify="space-between" px="md" py="sm">
           <Brand />
           <Group gap="xs">
-            <LanguageMenu />
+            <LanguageMenu onChange={chooseLanguage} />
             <ThemeMenu />
           </Group>
         </Group>
@@ -141,7 +149,7 @@ export function RootLayout() {
             {/* The live connection's state, on every width (the drawer holds the rest below 576 px). */}
             <HubStatusIndicator />
             <Group gap="xs" wrap="nowrap" visibleFrom="xs">
-              <LanguageMenu />
+              <LanguageMenu onChange={chooseLanguage} />
               <ThemeMenu />
             </Group>
           </Group>
@@ -158,7 +166,7 @@ export function RootLayout() {
           <NavMenu entries={entries} mode="accordion" mobile activeTrail={trail} onNavigate={drawer.close} />
         </Box>
         <Divider my="md" />
-        <PreferencesPanel />
+        <PreferencesPanel onLanguageChange={chooseLanguage} />
       </AppDrawer>
       <AppShell.Main id="main">
         <Box maw={1200} mx="auto">

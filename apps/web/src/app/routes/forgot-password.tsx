@@ -6,6 +6,7 @@ import { paths } from '@/config/paths';
 import { useForgotPassword } from '@/features/auth/api/forgot-password';
 import { ApiErrorAlert } from '@/features/auth/components/api-errors';
 import { AuthCard } from '@/features/auth/components/auth-card';
+import { foxMode } from '@/lib/fox-mode';
 import { useSchemaForm } from '@/lib/use-schema-form';
 
 export default function ForgotPasswordPage() {
@@ -37,7 +38,7 @@ export default function ForgotPasswordPage() {
           </Stack>
         </form>
       )}
-      <Anchor component={Link} to={paths.signIn} size="sm" ta="center">
+      <Anchor component={Link} to={foxMode.get() ? paths.signInFox : paths.signIn} size="sm" ta="center">
         {t('auth.backToSignIn')}
       </Anchor>
     </AuthCard>

@@ -31,9 +31,31 @@ describe('findActiveTrail', () => {
     expect(findActiveTrail(entries, '/nowhere')).toEqual([]);
   });
 
+  it('marks the section of routes listed in match (a device page under the dashboard entry)', () => {
+    const withMatch: MenuEntry[] = [
+      { key: 'readouts', label: 'Readouts', to: '/dashboard', match: ['/device-details', '/device'] },
+      ...entries,
+    ];
+    expect(findActiveTrail(withMatch, '/device-details/4')).toEqual(['readouts']);
+    expect(findActiveTrail(withMatch, '/device/overview/4')).toEqual(['readouts']);
+    expect(findActiveTrail(withMatch, '/devices-other')).toEqual([]);
+  });
+
   it('gives up beyond 20 levels', () => {
     expect(findActiveTrail(chain(19), '/leaf')).toHaveLength(20);
     expect(findActiveTrail(chain(20), '/leaf')).toEqual([]);
+  });
+});
+
+describe('NavMenu marks the current section', () => {
+  it('flags the entry and the dropdown holding the current page', () => {
+    renderUi(
+      <MemoryRouter initialEntries={['/user/profile/x']}>
+        <NavMenu entries={entries} mode="dropdown" activeTrail={['settings', 'profile']} />
+      </MemoryRouter>,
+    );
+    expect(screen.getByRole('button', { name: 'Settings' })).toHaveAttribute('data-active', 'true');
+    expect(screen.getByRole('link', { name: 'Analytics' })).not.toHaveAttribute('data-active');
   });
 });
 

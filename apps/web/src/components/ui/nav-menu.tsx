@@ -21,7 +21,11 @@ export interface MenuEntry {
   children?: MenuEntry[];
   /** Hidden entries are not shown (spec: a menu item is shown or hidden). */
   hidden?: boolean;
+  /** Other route prefixes of the entry's section (a device page belongs to "Device readouts"). */
+  match?: readonly string[];
 }
+
+const under = (pathname: string, prefix: string) => pathname === prefix || pathname.startsWith(`${prefix}/`);
 
 /**
  * Keys from the top entry down to the one whose route matches the path. The search stops at 20 levels
@@ -31,7 +35,7 @@ export function findActiveTrail(entries: MenuEntry[], pathname: string, maxDepth
   const walk = (list: MenuEntry[], depth: number): string[] | null => {
     if (depth >= maxDepth) return null;
     for (const e of list) {
-      if (e.to && (pathname === e.to || pathname.startsWith(`${e.to}/`))) return [e.key];
+      if ((e.to && under(pathname, e.to)) || e.match?.some((m) => under(pathname, m))) return [e.key];
       if (e.children) {
         const sub = walk(e.children, depth + 1);
         if (sub) return [e.key, ...sub];
@@ -42,16 +46,33 @@ export function findActiveTrail(entries: MenuEntry[], pathname: string, maxDepth
   return walk(entries, 0) ?? [];
 }
 
-function EntryLink({ entry, onNavigate }: { entry: MenuEntry; onNavigate?: () => void }) {
+function EntryLink({ entry, onNavigate, active }: { entry: MenuEntry; onNavigate?: () => void; active: boolean }) {
   return (
-    <UnstyledButton component={RouterLink} to={entry.to ?? '#'} className={classes.link} onClick={onNavigate} title={entry.label}>
+    <UnstyledButton
+      component={RouterLink}
+      to={entry.to ?? '#'}
+      className={classes.link}
+      onClick={onNavigate}
+      title={entry.label}
+      data-active={active || undefined}
+    >
       {entry.icon}
       <span className={classes.label}>{entry.label}</span>
     </UnstyledButton>
   );
 }
 
-function Dropdown({ entry, mobile, onNavigate }: { entry: MenuEntry; mobile: boolean; onNavigate?: () => void }) {
+function Dropdown({
+  entry,
+  mobile,
+  onNavigate,
+  activeTrail,
+}: {
+  entry: MenuEntry;
+  mobile: boolean;
+  onNavigate?: () => void;
+  activeTrail: string[];
+}) {
   return (
     <Menu
       trigger="click-hover"
@@ -63,7 +84,12 @@ function Dropdown({ entry, mobile, onNavigate }: { entry: MenuEntry; mobile: boo
       loop
     >
       <Menu.Target>
-        <UnstyledButton className={classes.link} aria-haspopup="menu" title={entry.label}>
+        <UnstyledButton
+          className={classes.link}
+          aria-haspopup="menu"
+          title={entry.label}
+          data-active={activeTrail.includes(entry.key) || undefined}
+        >
           {entry.icon}
           <span className={classes.label}>{entry.label}</span>
           <IconChevronDown size={14} />
@@ -74,13 +100,22 @@ function Dropdown({ entry, mobile, onNavigate }: { entry: MenuEntry; mobile: boo
           .filter((c) => !c.hidden)
           .map((c) =>
             c.to ? (
-              <Menu.Item key={c.key} component={RouterLink} to={c.to} leftSection={c.icon} onClick={onNavigate}>
+              <Menu.Item
+                key={c.key}
+                component={RouterLink}
+                to={c.to}
+                leftSection={c.icon}
+                onClick={onNavigate}
+                data-active={activeTrail.includes(c.key) || undefined}
+              >
                 {c.label}
               </Menu.Item>
             ) : (
               <Box key={c.key} px="sm" py={4}>
                 {c.label}
-                {c.children && <NavMenu entries={c.children} mode="accordion" onNavigate={onNavigate} depth={1} />}
+                {c.children && (
+                  <NavMenu entries={c.children} mode="accordion" onNavigate={onNavigate} depth={1} activeTrail={activeTrail} />
+                )}
               </Box>
             ),
           )}
@@ -93,18 +128,19 @@ function AccordionEntry({
   entry,
   depth,
   onNavigate,
-  initiallyOpen,
+  activeTrail,
 }: {
   entry: MenuEntry;
   depth: number;
   onNavigate?: () => void;
-  initiallyOpen: boolean;
+  activeTrail: string[];
 }) {
-  const [opened, { toggle }] = useDisclosure(initiallyOpen);
+  const active = activeTrail.includes(entry.key);
+  const [opened, { toggle }] = useDisclosure(active);
   const id = `menu-${entry.key}`;
   return (
     <div>
-      <UnstyledButton className={classes.link} onClick={toggle} aria-expanded={opened} aria-controls={id}>
+      <UnstyledButton className={classes.link} onClick={toggle} aria-expanded={opened} aria-controls={id} data-active={active || undefined}>
         {entry.icon}
         <span style={{ flex: 1 }}>{entry.label}</span>
         <IconChevronDown
@@ -114,7 +150,7 @@ function AccordionEntry({
       </UnstyledButton>
       <Collapse in={opened} transitionDuration={ACCORDION_DURATION_MS} id={id}>
         <Box pl="md">
-          <NavMenu entries={entry.children ?? []} mode="accordion" onNavigate={onNavigate} depth={depth + 1} />
+          <NavMenu entries={entry.children ?? []} mode="accordion" onNavigate={onNavigate} depth={depth + 1} activeTrail={activeTrail} />
         </Box>
       </Collapse>
     </div>
@@ -139,11 +175,11 @@ export function NavMenu({ entries, mode, mobile = false, onNavigate, depth = 0, 
   return (
     <Box className={mode === 'dropdown' ? classes.row : classes.column}>
       {visible.map((e) => {
-        if (!e.children?.length) return <EntryLink key={e.key} entry={e} onNavigate={onNavigate} />;
+        if (!e.children?.length) return <EntryLink key={e.key} entry={e} onNavigate={onNavigate} active={activeTrail.includes(e.key)} />;
         return mode === 'dropdown' ? (
-          <Dropdown key={e.key} entry={e} mobile={mobile} onNavigate={onNavigate} />
+          <Dropdown key={e.key} entry={e} mobile={mobile} onNavigate={onNavigate} activeTrail={activeTrail} />
         ) : (
-          <AccordionEntry key={e.key} entry={e} depth={depth} onNavigate={onNavigate} initiallyOpen={activeTrail.includes(e.key)} />
+          <AccordionEntry key={e.key} entry={e} depth={depth} onNavigate={onNavigate} activeTrail={activeTrail} />
         );
       })}
     </Box>

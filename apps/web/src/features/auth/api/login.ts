@@ -1,8 +1,8 @@
 import type { AuthResponse, LoginRequest } from '@phasewatch/shared';
 import { useMutation } from '@tanstack/react-query';
 import { api } from '@/config/paths';
+import { signedIn } from '@/features/profile/language-choice';
 import { apiClient } from '@/lib/api';
-import { authStore } from '@/lib/auth-store';
 
 /** POST account/login; a 401 here means bad credentials, so no refresh is tried. */
 export function login(body: LoginRequest): Promise<AuthResponse> {
@@ -12,6 +12,6 @@ export function login(body: LoginRequest): Promise<AuthResponse> {
 export function useLogin() {
   return useMutation({
     mutationFn: login,
-    onSuccess: (auth) => authStore.setAuth(auth.token, auth.user),
+    onSuccess: signedIn,
   });
 }

@@ -1,10 +1,16 @@
 import { api } from '@/config/paths';
+import { stopSessionHub } from '@/features/realtime/session-realtime';
 import { apiClient } from '@/lib/api';
 import { authStore } from '@/lib/auth-store';
 import { queryClient } from '@/lib/query-client';
 
-/** GET account/logout; the auth is purged whatever the server answers (spec section 7). */
+/**
+ * GET account/logout; the auth is purged whatever the server answers (spec section 7). The hub and any
+ * cached queries go first, so nothing asks the server with the revoked token afterwards.
+ */
 export async function logout(): Promise<void> {
+  await stopSessionHub();
+  await queryClient.cancelQueries();
   try {
     await apiClient.get(api.logout, { skipAuthRefresh: true, notFoundRedirect: false, timeoutMs: 10_000 });
   } catch {

@@ -1,8 +1,8 @@
 import type { AuthResponse, RegisterRequest } from '@phasewatch/shared';
 import { useMutation } from '@tanstack/react-query';
 import { api } from '@/config/paths';
+import { signedIn } from '@/features/profile/language-choice';
 import { apiClient } from '@/lib/api';
-import { authStore } from '@/lib/auth-store';
 
 /** POST register: creates the account and signs it in. */
 export function register(body: RegisterRequest): Promise<AuthResponse> {
@@ -12,6 +12,6 @@ export function register(body: RegisterRequest): Promise<AuthResponse> {
 export function useRegister() {
   return useMutation({
     mutationFn: register,
-    onSuccess: (auth) => authStore.setAuth(auth.token, auth.user),
+    onSuccess: signedIn,
   });
 }

@@ -1,13 +1,14 @@
 import { Anchor, Button, Select, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { LANGUAGES, type Language, registerRequestSchema } from '@phasewatch/shared';
-import { useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { PasswordStrengthInput } from '@/components/ui/password-strength';
 import { paths } from '@/config/paths';
 import { isLanguage } from '@/i18n';
 import { countryOptions } from '@/lib/countries';
+import { foxMode } from '@/lib/fox-mode';
 import { useSchemaForm } from '@/lib/use-schema-form';
 import { useRegister } from '../api/register';
 import { ApiErrorAlert } from './api-errors';
@@ -23,6 +24,11 @@ export function RegisterForm({ onRegistered }: { onRegistered(): void }) {
     language,
   });
   const register = useRegister();
+  const { reset } = register;
+  const { email, password, country } = form.values;
+  // An answer's errors belong to the attempt that got them (see the sign-in form).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when a field changes, which the values mark
+  useEffect(() => reset(), [email, password, country, reset]);
   const countries = useMemo(() => countryOptions(i18n.language), [i18n.language]);
 
   return (
@@ -31,7 +37,10 @@ export function RegisterForm({ onRegistered }: { onRegistered(): void }) {
       onSubmit={(e) => {
         e.preventDefault();
         const body = form.validate();
-        if (!body) return;
+        if (!body) {
+          register.reset();
+          return;
+        }
         register.mutate(body, {
           onSuccess: () => {
             notifications.show({ color: 'teal', message: t('auth.registered') });
@@ -68,7 +77,7 @@ export function RegisterForm({ onRegistered }: { onRegistered(): void }) {
         </Button>
         <Text size="sm" ta="center">
           {t('auth.haveAccount')}{' '}
-          <Anchor component={Link} to={paths.signIn}>
+          <Anchor component={Link} to={foxMode.get() ? paths.signInFox : paths.signIn}>
             {t('auth.signIn')}
           </Anchor>
         </Text>

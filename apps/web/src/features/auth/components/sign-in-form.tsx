@@ -1,10 +1,10 @@
 import { Anchor, Button, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { loginRequestSchema } from '@phasewatch/shared';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { paths } from '@/config/paths';
-import { isLanguage, setLanguage } from '@/i18n';
 import { useSchemaForm } from '@/lib/use-schema-form';
 import { useLogin } from '../api/login';
 import { ApiErrorAlert } from './api-errors';
@@ -14,6 +14,12 @@ export function SignInForm({ onSignedIn, compact = false }: { onSignedIn(): void
   const { t } = useTranslation();
   const form = useSchemaForm(loginRequestSchema, { email: '', password: '' });
   const login = useLogin();
+  // An answer's errors belong to the attempt that got them: editing a field clears them, so a stale
+  // "Try again!" never stands beside a new field error.
+  const { reset } = login;
+  const { email, password } = form.values;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when a field changes, which the values mark
+  useEffect(() => reset(), [email, password, reset]);
 
   return (
     <form
@@ -21,10 +27,12 @@ export function SignInForm({ onSignedIn, compact = false }: { onSignedIn(): void
       onSubmit={(e) => {
         e.preventDefault();
         const body = form.validate();
-        if (!body) return;
+        if (!body) {
+          login.reset();
+          return;
+        }
         login.mutate(body, {
-          onSuccess: (auth) => {
-            if (isLanguage(auth.user.language)) void setLanguage(auth.user.language);
+          onSuccess: () => {
             notifications.show({ color: 'teal', message: t('auth.loggedIn') });
             onSignedIn();
           },
@@ -52,19 +60,17 @@ export function SignInForm({ onSignedIn, compact = false }: { onSignedIn(): void
         <Button type="submit" loading={login.isPending} fullWidth mt="xs">
           {t('auth.signIn')}
         </Button>
-        {!compact && (
-          <Group justify="space-between" gap="xs">
-            <Anchor component={Link} to={paths.forgotPassword} size="sm">
-              {t('auth.forgotPassword')}
+        <Group justify="space-between" gap="xs">
+          <Anchor component={Link} to={paths.forgotPassword} size="sm">
+            {t('auth.forgotPassword')}
+          </Anchor>
+          <Text size="sm">
+            {t('auth.noAccount')}{' '}
+            <Anchor component={Link} to={paths.register}>
+              {t('auth.createAccount')}
             </Anchor>
-            <Text size="sm">
-              {t('auth.noAccount')}{' '}
-              <Anchor component={Link} to={paths.register}>
-                {t('auth.createAccount')}
-              </Anchor>
-            </Text>
-          </Group>
-        )}
+          </Text>
+        </Group>
       </Stack>
     </form>
   );
