@@ -6,7 +6,7 @@ import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import { APP_VERSION_HEADER } from '@phasewatch/shared';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController, type preHandlerAsyncHookHandler } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController, type onRequestAsyncHookHandler } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { makeAuthenticate } from './auth/authenticate.js';
 import { AccessTokens } from './auth/tokens.js';
@@ -14,6 +14,7 @@ import type { AppConfig } from './config.js';
 import type { AppContext, BaseContext } from './context.js';
 import { EventBus } from './events/bus.js';
 import { errorBody, frameworkErrorOptions, registerErrorHandling } from './http/errors.js';
+import { collectRoutes, registerApiDocs } from './http/openapi.js';
 import { AccountsRepository } from './modules/accounts/accounts.repository.js';
 import { accountsRoutes } from './modules/accounts/accounts.routes.js';
 import { AccountsService } from './modules/accounts/accounts.service.js';
@@ -25,8 +26,11 @@ import { migrateToLatest } from './storage/migrate.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** preHandler for routes that need a signed-in user; sets `request.auth`. */
-    authenticate: preHandlerAsyncHookHandler;
+    /**
+     * onRequest hook of routes that need a signed-in user; sets `request.auth`. Runs before the body is
+     * read, so a request without a valid token gets 401 and nothing else (no validation answers).
+     */
+    authenticate: onRequestAsyncHookHandler;
   }
 }
 
@@ -74,6 +78,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  const routes = collectRoutes(app);
 
   const storage = opts.storage ?? openStorage({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgPoolSize: config.pgPoolSize });
   app.addHook('onClose', async () => storage.close());
@@ -118,6 +123,8 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
     });
   }
   await app.register(cookie);
+  // Before any API route: the document is built from the routes registered after it.
+  await registerApiDocs(app, config.appVersion);
   // Answers of 1 KB and more go out compressed when the client accepts it: brotli at quality 4 (11 costs
   // seconds on a year of readings), else gzip. The web app's files are compressed at build time instead
   // (served below with preCompressed); an answer that already carries a content-encoding is left alone.
@@ -136,7 +143,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
   );
   const telemetry = await createTelemetry(app, base);
   const realtime = await createRealtime(app, base, telemetry);
-  const ctx: AppContext = { ...base, telemetry, realtime };
+  const ctx: AppContext = { ...base, telemetry, realtime, routes };
 
   const indexHtml = path.join(config.webDistDir, 'index.html');
   const hasWeb = existsSync(indexHtml);

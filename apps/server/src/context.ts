@@ -1,6 +1,7 @@
 import type { AccessTokens } from './auth/tokens.js';
 import type { AppConfig } from './config.js';
 import type { EventBus } from './events/bus.js';
+import type { RouteInfo } from './http/openapi.js';
 import type { AccountsService } from './modules/accounts/accounts.service.js';
 import type { Telemetry } from './modules/telemetry.js';
 import type { Realtime } from './realtime/index.js';
@@ -24,4 +25,6 @@ export interface BaseContext {
 export interface AppContext extends BaseContext {
   telemetry: Telemetry;
   realtime: Realtime;
+  /** Every route the app registered (the gates walk it: a new route is covered without being listed). */
+  routes: readonly RouteInfo[];
 }

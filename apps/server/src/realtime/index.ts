@@ -2,13 +2,22 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { HUB_PATH, type HubEventMap, type HubEventName } from '@phasewatch/shared';
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import { bearerToken } from '../auth/authenticate.js';
 import type { BaseContext } from '../context.js';
 import type { DeviceStatusChanged, DomainEvents, ReadingCommitted } from '../events/bus.js';
-import { errorBody } from '../http/errors.js';
+import { unauthorized } from '../http/errors.js';
 import type { Telemetry } from '../modules/telemetry.js';
 import { DashboardHub, type HubOptions, type HubStats } from './dashboard-hub.js';
 import { type FanoutEvent, PgFanout } from './pg-fanout.js';
+
+/** The answer of negotiate (SignalR negotiate protocol, version 1). */
+const negotiateResponseSchema = z.object({
+  connectionId: z.string(),
+  connectionToken: z.string(),
+  negotiateVersion: z.literal(1),
+  availableTransports: z.array(z.object({ transport: z.literal('WebSockets'), transferFormats: z.array(z.enum(['Text', 'Binary'])) })),
+});
 
 /** The realtime hub as other modules and tests see it. */
 export interface Realtime {
@@ -77,11 +86,23 @@ export async function createRealtime(app: FastifyInstance, base: BaseContext, te
   events.on('deviceDeleted', onDeleted);
   events.on('sessionRevoked', onRevoked);
 
-  app.post(`${HUB_PATH}/negotiate`, async (req, reply) => {
+  app.post(
+    `${HUB_PATH}/negotiate`,
+    {
+      schema: {
+        description: 'SignalR negotiate (protocol version 1): a connection token for the WebSocket at the hub path.',
+        // The official client adds negotiateVersion; nothing else of the query or body is read.
+        querystring: z.looseObject({ negotiateVersion: z.string().max(10).optional() }),
+        body: z.unknown(),
+        response: { 200: negotiateResponseSchema },
+      },
+    },
+    async (req, reply) => {
     const auth = await hub.authenticate(bearerToken(req.headers.authorization));
-    if (!auth) return reply.status(401).send(errorBody(401, 'Invalid or expired token', [{ message: 'Invalid or expired token' }]));
+    if (!auth) throw unauthorized('Invalid or expired token');
     return reply.header('cache-control', 'no-store').send(hub.negotiate(auth));
-  });
+    },
+  );
 
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = new URL(req.url ?? '/', 'http://localhost');

@@ -25,11 +25,7 @@ export function isStorableId(id: number): boolean {
 }
 
 /** A path parameter holding an id: canonical decimal text (see `parseId`), as a number. */
-export const idParamSchema = z.string({ error: 'validation.id' }).transform((s, ctx) => {
-  const id = parseId(s);
-  if (id === null) {
-    ctx.addIssue({ code: 'custom', message: 'validation.id' });
-    return z.NEVER;
-  }
-  return id;
-});
+export const idParamSchema = z
+  .string({ error: 'validation.id' })
+  .regex(CANONICAL_ID, { error: 'validation.id' })
+  .transform((s) => parseId(s) as number);

@@ -61,13 +61,13 @@ export const accountsRoutes: FastifyPluginAsyncZod<AccountsRoutesOptions> = asyn
     },
   );
 
-  app.get('/account/userInfo', { preHandler: app.authenticate, schema: { response: { 200: userSchema } } }, async (req) =>
+  app.get('/account/userInfo', { onRequest: app.authenticate, schema: { response: { 200: userSchema } } }, async (req) =>
     accounts.userInfo(req.auth.userId),
   );
 
   app.post(
     '/account/update',
-    { preHandler: app.authenticate, schema: { body: updateProfileRequestSchema, response: { 200: userSchema } } },
+    { onRequest: app.authenticate, schema: { body: updateProfileRequestSchema, response: { 200: userSchema } } },
     async (req) => accounts.updateProfile(req.auth.userId, req.body),
   );
 

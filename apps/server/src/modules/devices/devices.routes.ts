@@ -18,7 +18,7 @@ export const deviceIdParams = z.strictObject({ id: idParamSchema });
 
 /** Devices of the signed-in user; another user's device answers 404. */
 export const devicesRoutes: FastifyPluginAsyncZod<{ devices: DevicesService }> = async (app, { devices }) => {
-  app.addHook('preHandler', app.authenticate);
+  app.addHook('onRequest', app.authenticate);
 
   app.post('/devices', { schema: { body: createDeviceRequestSchema, response: { 200: createDeviceResponseSchema } } }, async (req) =>
     devices.create(req.auth.userId, req.body),

@@ -13,7 +13,7 @@ import type { DevicesService } from '../devices/devices.service.js';
  * `GET /devices/:id/energy`: today, month, year, total (with the meter value) and billing period.
  */
 export const readingsRoutes: FastifyPluginAsyncZod<{ devices: DevicesService }> = async (app, { devices }) => {
-  app.addHook('preHandler', app.authenticate);
+  app.addHook('onRequest', app.authenticate);
 
   app.get(
     '/devices/:id/readings',
