@@ -47,6 +47,8 @@ export async function benchApp(dialect: 'sqlite' | 'postgres', pgUrl: string) {
     logLevel: 'silent',
     mqttUrl: '',
     rawRetentionDays: 36_500,
+    // Throughput is the figure here: the per-device ingest limit would cap it.
+    rateLimits: { ingest: { max: 0, windowMs: 60_000 }, reads: { max: 0, windowMs: 60_000 }, jobs: { max: 0, windowMs: 60_000 } },
   };
   const { app, ctx } = await buildApp(config, { logger: false });
   await app.listen({ port: 0, host: '127.0.0.1' });

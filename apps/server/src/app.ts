@@ -15,6 +15,9 @@ import type { AppContext, BaseContext } from './context.js';
 import { EventBus } from './events/bus.js';
 import { errorBody, frameworkErrorOptions, registerErrorHandling } from './http/errors.js';
 import { collectRoutes, registerApiDocs } from './http/openapi.js';
+import { registerRateLimits } from './http/rate-limits.js';
+import { AppMetrics } from './metrics/metrics.js';
+import { registerMetrics } from './metrics/metrics.routes.js';
 import { AccountsRepository } from './modules/accounts/accounts.repository.js';
 import { accountsRoutes } from './modules/accounts/accounts.routes.js';
 import { AccountsService } from './modules/accounts/accounts.service.js';
@@ -93,7 +96,8 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
     publicUrl: config.publicUrl,
     events,
   });
-  const base: BaseContext = { config, storage, tokens, accounts, events };
+  const metrics = new AppMetrics();
+  const base: BaseContext = { config, storage, tokens, accounts, events, metrics };
   app.decorate('authenticate', makeAuthenticate(accounts.checkAccess));
 
   await app.register(helmet, {
@@ -125,6 +129,8 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
   await app.register(cookie);
   // Before any API route: the document is built from the routes registered after it.
   await registerApiDocs(app, config.appVersion);
+  if (config.metricsToken) registerMetrics(app, metrics, config.metricsToken);
+  await registerRateLimits(app, config.rateLimits, metrics);
   // Answers of 1 KB and more go out compressed when the client accepts it: brotli at quality 4 (11 costs
   // seconds on a year of readings), else gzip. The web app's files are compressed at build time instead
   // (served below with preCompressed); an answer that already carries a content-encoding is left alone.

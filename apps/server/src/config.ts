@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_APP_VERSION } from '@phasewatch/shared';
+import type { RateLimits } from './http/rate-limits.js';
 
 export interface AppConfig {
   port: number;
@@ -40,6 +41,10 @@ export interface AppConfig {
   loginFailureWindowMs: number;
   /** Public base URL used in mails (password reset links). */
   publicUrl: string;
+  /** Bearer token that opens `/metrics` (Prometheus text); empty: metrics are off. */
+  metricsToken: string;
+  /** Requests allowed per key and window (`RATE_LIMIT_*`; 0 turns a limit off). */
+  rateLimits: RateLimits;
   /**
    * Energy rules (packages/shared/src/energy/counter.ts): a counter reading below this share of the one
    * before it is a reset, at or above it a drop is noise (`ENERGY_JITTER_RATIO`, default 0.9).
@@ -119,6 +124,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     loginMaxFailures: int(env.LOGIN_MAX_FAILURES, 10, 'LOGIN_MAX_FAILURES'),
     loginFailureWindowMs: int(env.LOGIN_FAILURE_WINDOW_MS, 15 * 60_000, 'LOGIN_FAILURE_WINDOW_MS'),
     publicUrl: env.PUBLIC_URL || `http://${host}:${port}`,
+    metricsToken: env.METRICS_TOKEN || '',
+    rateLimits: {
+      ingest: { max: int(env.RATE_LIMIT_INGEST, 600, 'RATE_LIMIT_INGEST'), windowMs: 60_000 },
+      reads: { max: int(env.RATE_LIMIT_READS, 600, 'RATE_LIMIT_READS'), windowMs: 60_000 },
+      jobs: { max: int(env.RATE_LIMIT_JOBS, 30, 'RATE_LIMIT_JOBS'), windowMs: 3_600_000 },
+    },
     energyJitterRatio: ratio(env.ENERGY_JITTER_RATIO, 0.9, 'ENERGY_JITTER_RATIO'),
     energyGapLimitMs: int(env.ENERGY_GAP_LIMIT_MINUTES, 15, 'ENERGY_GAP_LIMIT_MINUTES') * 60_000,
     pgPoolSize: Math.max(1, int(env.PG_POOL_SIZE, 10, 'PG_POOL_SIZE')),

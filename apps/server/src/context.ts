@@ -2,6 +2,7 @@ import type { AccessTokens } from './auth/tokens.js';
 import type { AppConfig } from './config.js';
 import type { EventBus } from './events/bus.js';
 import type { RouteInfo } from './http/openapi.js';
+import type { AppMetrics } from './metrics/metrics.js';
 import type { AccountsService } from './modules/accounts/accounts.service.js';
 import type { Telemetry } from './modules/telemetry.js';
 import type { Realtime } from './realtime/index.js';
@@ -19,6 +20,8 @@ export interface BaseContext {
   tokens: AccessTokens;
   accounts: AccountsService;
   events: EventBus;
+  /** Prometheus metrics of this app (served at /metrics when METRICS_TOKEN is set). */
+  metrics: AppMetrics;
 }
 
 /** What the app is built from; every service is reachable here for start-up tasks and tests. */

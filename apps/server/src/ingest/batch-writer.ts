@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { NO_METRICS, type WriterMetrics } from '../metrics/metrics.js';
 import type { DeviceBatch, ReadingsRepository } from '../modules/readings/readings.repository.js';
 
 interface Job {
@@ -38,13 +39,23 @@ export class BatchWriter {
   private idle: Promise<void> = Promise.resolve();
   private markIdle: () => void = () => {};
 
+  /** Readings submitted and not yet taken into a transaction (the metrics' queue depth). */
+  private queuedReadings = 0;
+
   constructor(
     private readonly repo: ReadingsRepository,
     private readonly log: FastifyBaseLogger,
+    private readonly metrics: WriterMetrics = NO_METRICS,
   ) {}
+
+  /** Readings waiting for a transaction. */
+  get queueDepth(): number {
+    return this.queuedReadings;
+  }
 
   write(batch: DeviceBatch): Promise<void> {
     return new Promise<void>((resolve, reject) => {
+      this.queuedReadings += batch.readings.length;
       this.queue.push({ batch, resolve, reject });
       if (!this.running) void this.drain();
     });
@@ -53,6 +64,13 @@ export class BatchWriter {
   /** Resolves when everything queued so far is written (used at shutdown). */
   flushed(): Promise<void> {
     return this.running ? this.idle : Promise.resolve();
+  }
+
+  /** One transaction, timed for the metrics. */
+  private async commit(batches: DeviceBatch[], readings: number): Promise<void> {
+    const started = performance.now();
+    await this.repo.write(batches);
+    this.metrics.commitObserved((performance.now() - started) / 1000, readings);
   }
 
   private async drain(): Promise<void> {
@@ -70,10 +88,11 @@ export class BatchWriter {
         ) {
           const job = this.queue.shift() as Job;
           count += job.batch.readings.length;
+          this.queuedReadings -= job.batch.readings.length;
           jobs.push(job);
         }
         try {
-          await this.repo.write(mergeBatches(jobs));
+          await this.commit(mergeBatches(jobs), count);
           for (const j of jobs) j.resolve();
         } catch (err) {
           if (jobs.length === 1) {
@@ -83,7 +102,7 @@ export class BatchWriter {
           this.log.warn({ err }, 'merged ingest flush failed; retrying submissions one by one');
           for (const j of jobs) {
             try {
-              await this.repo.write([j.batch]);
+              await this.commit([j.batch], j.batch.readings.length);
               j.resolve();
             } catch (e) {
               j.reject(e);

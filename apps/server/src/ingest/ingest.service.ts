@@ -10,6 +10,7 @@ import {
 } from '@phasewatch/shared';
 import type { EventBus } from '../events/bus.js';
 import { ApiError, unauthorized } from '../http/errors.js';
+import type { IngestMetrics } from '../metrics/metrics.js';
 import type { IngestIdentity } from '../modules/devices/devices.repository.js';
 import type { DevicesService } from '../modules/devices/devices.service.js';
 import type { BatchWriter } from './batch-writer.js';
@@ -21,6 +22,7 @@ const MAX_FIELD_ERRORS = 20;
 export interface IngestOptions {
   /** Raw rows older than this many days are not kept, so readings that old are refused. */
   rawRetentionDays: number;
+  metrics?: IngestMetrics;
   now?: () => number;
 }
 
@@ -63,7 +65,7 @@ export class IngestService {
    * Checks every reading (catalogue names, timestamps within the window), then writes all of them in
    * one transaction; any bad reading rejects the whole request with 400 and nothing is written.
    */
-  async ingest(device: IngestIdentity, body: IngestRequest): Promise<{ accepted: number }> {
+  async ingest(device: IngestIdentity, body: IngestRequest, source: 'http' | 'mqtt' = 'http'): Promise<{ accepted: number }> {
     const now = this.now();
     const oldest = now - this.opts.rawRetentionDays * 86_400_000;
     const list = body.readings;
@@ -90,6 +92,7 @@ export class IngestService {
       readings = [...byTs.entries()].map(([ts, values]) => ({ ts, values })).sort((a, b) => a.ts - b.ts);
     }
     await this.writer.write({ deviceId: device.id, tz: device.timezone, readings });
+    this.opts.metrics?.ingested(source, body.readings.length);
 
     const announce = readings.length <= EVENT_EVERY_READING_UP_TO ? readings : readings.slice(-1);
     for (const r of announce)

@@ -74,11 +74,11 @@ export class MqttSubscriber {
       const device = await this.ingest.authenticate(key);
       if (!topicMac.success || topicMac.data !== device.mac) throw new Error(`topic ${topic} is not the device's MAC`);
       // As over HTTP: the usual shape is checked by one loop, anything else by the schema for its errors.
-      if (this.ingest.precheck(rest)) await this.ingest.ingest(device, rest);
+      if (this.ingest.precheck(rest)) await this.ingest.ingest(device, rest, 'mqtt');
       else {
         const body = ingestRequestSchema.safeParse(rest);
         if (!body.success) throw new Error(body.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
-        await this.ingest.ingest(device, body.data);
+        await this.ingest.ingest(device, body.data, 'mqtt');
       }
       this.stats.accepted++;
     } catch (err) {

@@ -33,8 +33,12 @@ export async function createTelemetry(app: FastifyInstance, base: BaseContext): 
   const readingsRepo = new ReadingsRepository(base.storage, { writerThread: true });
   const readings = new ReadingsService(readingsRepo);
   const devices = new DevicesService(new DevicesRepository(base.storage.db), readingsRepo, readings, base.events);
-  const writer = new BatchWriter(readingsRepo, app.log);
-  const ingest = new IngestService(devices, writer, base.events, { rawRetentionDays: base.config.rawRetentionDays });
+  const writer = new BatchWriter(readingsRepo, app.log, base.metrics);
+  base.metrics.watch({ writerQueueReadings: () => writer.queueDepth });
+  const ingest = new IngestService(devices, writer, base.events, {
+    rawRetentionDays: base.config.rawRetentionDays,
+    metrics: base.metrics,
+  });
   const mqtt = base.config.mqttUrl ? new MqttSubscriber(base.config.mqttUrl, ingest, app.log) : null;
 
   await app.register(

@@ -86,6 +86,9 @@ export interface HubStats {
   pending: number;
   /** Connections dropped because they did not read fast enough. */
   droppedSlow: number;
+  /** Hub protocol messages received from clients and sent to them since start (handshakes, pings included). */
+  messagesIn: number;
+  messagesOut: number;
 }
 
 /** Negotiations kept waiting for their WebSocket at once (the oldest is dropped beyond this). */
@@ -121,6 +124,8 @@ export class DashboardHub {
   private timer: NodeJS.Timeout | null = null;
   private lastSessionCheck = Date.now();
   private droppedSlow = 0;
+  private messagesIn = 0;
+  private messagesOut = 0;
   private closing = false;
 
   constructor(
@@ -138,7 +143,20 @@ export class DashboardHub {
   }
 
   stats(): HubStats {
-    return { connections: this.byToken.size, pending: this.pending.size, droppedSlow: this.droppedSlow };
+    return {
+      connections: this.byToken.size,
+      pending: this.pending.size,
+      droppedSlow: this.droppedSlow,
+      messagesIn: this.messagesIn,
+      messagesOut: this.messagesOut,
+    };
+  }
+
+  /** Sends a frame to a connection, counted when it was queued on the socket. */
+  private sendTo(conn: HubConnection, frame: Frame): boolean {
+    const sent = conn.send(frame);
+    if (sent) this.messagesOut++;
+    return sent;
   }
 
   // ---- authentication and negotiate -------------------------------------------------------------
@@ -240,15 +258,16 @@ export class DashboardHub {
       const records = splitRecords(rawText(data));
       for (const record of records) {
         if (conn.closed) return;
+        this.messagesIn++;
         if (!conn.handshaken) {
           const hs = parseHandshake(record);
           if (hs.protocol !== 'json' || hs.version !== 1) {
-            conn.send(handshakeErrorFrame(`The protocol '${hs.protocol}' version ${hs.version} is not supported.`));
+            this.sendTo(conn, handshakeErrorFrame(`The protocol '${hs.protocol}' version ${hs.version} is not supported.`));
             conn.close();
             return;
           }
           conn.handshaken = true;
-          conn.send(HANDSHAKE_OK_FRAME);
+          this.sendTo(conn, HANDSHAKE_OK_FRAME);
           continue;
         }
         this.onMessage(conn, record);
@@ -257,7 +276,7 @@ export class DashboardHub {
       if (!(err instanceof ProtocolError)) this.deps.log.error({ err }, 'hub: frame handling failed');
       const reason = err instanceof ProtocolError ? err.message : 'Internal error.';
       if (!conn.handshaken) {
-        conn.send(handshakeErrorFrame(reason));
+        this.sendTo(conn, handshakeErrorFrame(reason));
         conn.terminate();
       } else {
         conn.close(`Connection closed with an error. ${reason}`);
@@ -301,7 +320,7 @@ export class DashboardHub {
       }
     }
     // `send` (no invocationId) gets nothing back, not even errors.
-    if (id !== undefined && !conn.closed) conn.send(completionFrame(id, outcome));
+    if (id !== undefined && !conn.closed) this.sendTo(conn, completionFrame(id, outcome));
   }
 
   private async runMethod(conn: HubConnection, target: string, args: unknown[]): Promise<unknown> {
@@ -339,7 +358,7 @@ export class DashboardHub {
           { deviceId: e.deviceId, ts: e.ts, values: e.values } satisfies HubEventMap['liveMeasurement'],
         ]),
       );
-      if (conn.send(frame)) sent++;
+      if (this.sendTo(conn, frame)) sent++;
     }
     return sent;
   }
@@ -358,7 +377,7 @@ export class DashboardHub {
     for (const conn of conns) {
       if (!conn.handshaken || this.expireIfNeeded(conn)) continue;
       frame ??= Buffer.from(invocationFrame(event, [payload]));
-      if (conn.send(frame)) sent++;
+      if (this.sendTo(conn, frame)) sent++;
     }
     return sent;
   }
@@ -416,7 +435,7 @@ export class DashboardHub {
         continue;
       }
       if (this.expireIfNeeded(conn)) continue;
-      if (now - conn.lastSentAt >= o.keepAliveMs) conn.send(PING_FRAME);
+      if (now - conn.lastSentAt >= o.keepAliveMs) this.sendTo(conn, PING_FRAME);
     }
     if (now - this.lastSessionCheck >= o.sessionCheckMs) {
       this.lastSessionCheck = now;

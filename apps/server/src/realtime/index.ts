@@ -40,6 +40,8 @@ export async function createRealtime(app: FastifyInstance, base: BaseContext, te
     log,
   });
 
+  base.metrics.watch({ hub: () => hub.stats() });
+
   // Events from other instances; our own were delivered locally already.
   const fromOtherInstance = (e: FanoutEvent) => {
     switch (e.k) {
@@ -98,9 +100,9 @@ export async function createRealtime(app: FastifyInstance, base: BaseContext, te
       },
     },
     async (req, reply) => {
-    const auth = await hub.authenticate(bearerToken(req.headers.authorization));
-    if (!auth) throw unauthorized('Invalid or expired token');
-    return reply.header('cache-control', 'no-store').send(hub.negotiate(auth));
+      const auth = await hub.authenticate(bearerToken(req.headers.authorization));
+      if (!auth) throw unauthorized('Invalid or expired token');
+      return reply.header('cache-control', 'no-store').send(hub.negotiate(auth));
     },
   );
 

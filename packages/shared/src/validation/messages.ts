@@ -39,6 +39,7 @@ export type ValidationMessageKey = keyof typeof VALIDATION_MESSAGES;
 export const ERROR_MESSAGES = {
   'errors.invalidCredentials': 'Invalid email or password',
   'errors.tooManyAttempts': 'Too many failed sign-in attempts, try again later',
+  'errors.tooManyRequests': 'Too many requests, try again later',
   'errors.emailTaken': 'already registered',
   'errors.resetTokenInvalid': 'invalid or expired',
   'errors.macTaken': 'a device with this MAC address is already registered',

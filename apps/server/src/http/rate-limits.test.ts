@@ -1,0 +1,95 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, signUp, type TestApp } from '../test/app.js';
+import { RATE_LIMITED_ROUTES } from './rate-limits.js';
+
+describe('rate limits', () => {
+  let t: TestApp;
+  let user: Awaited<ReturnType<typeof signUp>>;
+  let other: Awaited<ReturnType<typeof signUp>>;
+  const devices: { id: number; key: string }[] = [];
+
+  beforeAll(async () => {
+    t = await buildTestApp('sqlite', {
+      metricsToken: 'metrics-token-0123456789',
+      rateLimits: {
+        ingest: { max: 5, windowMs: 60_000 },
+        reads: { max: 4, windowMs: 60_000 },
+        jobs: { max: 1, windowMs: 3_600_000 },
+      },
+    });
+    user = await signUp(t.app);
+    other = await signUp(t.app);
+    for (const mac of ['02:00:00:00:AA:01', '02:00:00:00:AA:02']) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/devices',
+        headers: user.auth,
+        payload: { name: mac, mac, typeCode: 13 },
+      });
+      devices.push({ id: res.json().device.id, key: res.json().ingestKey });
+    }
+  });
+  afterAll(async () => t?.close());
+
+  const ingest = (key: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/ingest',
+      headers: { 'x-device-key': key },
+      payload: { readings: [{ ts: new Date(Date.now() - 60_000).toISOString(), values: { vave1: 230 } }] },
+    });
+
+  it('names only routes the app has', () => {
+    const names = new Set(t.ctx.routes.map((r) => `${r.method} ${r.url}`));
+    for (const route of Object.keys(RATE_LIMITED_ROUTES)) expect(names.has(route), route).toBe(true);
+  });
+
+  it('limits ingest per device key: 429 with Retry-After in the error shape; another device is unaffected', async () => {
+    const [a, b] = devices as [{ id: number; key: string }, { id: number; key: string }];
+    const codes: number[] = [];
+    for (let i = 0; i < 7; i++) codes.push((await ingest(a.key)).statusCode);
+    expect(codes).toEqual([200, 200, 200, 200, 200, 429, 429]);
+    const refused = await ingest(a.key);
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(refused.json()).toMatchObject({
+      statusCode: 429,
+      error: 'Too Many Requests',
+      errors: [{ message: 'Too many requests, try again later', key: 'errors.tooManyRequests' }],
+    });
+    expect((await ingest(b.key)).statusCode).toBe(200);
+  });
+
+  it('limits expensive reads per user; another user keeps reading', async () => {
+    const [a] = devices as [{ id: number; key: string }];
+    const url = `/api/devices/${a.id}/energy`;
+    const codes: number[] = [];
+    for (let i = 0; i < 6; i++) codes.push((await t.app.inject({ method: 'GET', url, headers: user.auth })).statusCode);
+    expect(codes).toEqual([200, 200, 200, 200, 429, 429]);
+    // Same route, other user: their own budget (and 404, since the device is not theirs).
+    expect((await t.app.inject({ method: 'GET', url, headers: other.auth })).statusCode).toBe(404);
+    // Cheap calls are not limited.
+    expect((await t.app.inject({ method: 'GET', url: `/api/devices/${a.id}`, headers: user.auth })).statusCode).toBe(200);
+  });
+
+  it('counts refusals in the metrics', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: 'Bearer metrics-token-0123456789' } });
+    expect(res.body).toMatch(/phasewatch_rate_limited_total\{limit="ingest"\} [3-9]/);
+    expect(res.body).toMatch(/phasewatch_rate_limited_total\{limit="reads"\} [2-9]/);
+  });
+});
+
+describe('rate limits switched off', () => {
+  it('lets every request through when the limit is 0', async () => {
+    const t = await buildTestApp('sqlite', {
+      rateLimits: { ingest: { max: 0, windowMs: 60_000 }, reads: { max: 0, windowMs: 60_000 }, jobs: { max: 0, windowMs: 60_000 } },
+    });
+    try {
+      const u = await signUp(t.app);
+      for (let i = 0; i < 20; i++)
+        expect((await t.app.inject({ method: 'GET', url: '/api/devices', headers: u.auth })).statusCode).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+});

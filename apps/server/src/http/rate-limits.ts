@@ -1,0 +1,71 @@
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import { sha256 } from '../auth/tokens.js';
+import type { AppMetrics } from '../metrics/metrics.js';
+import { keyedError } from './errors.js';
+
+/** The limits: `max` requests per `windowMs` for one key; `max` 0 turns a limit off. */
+export interface RateLimits {
+  /** Per device key on ingest. */
+  ingest: { max: number; windowMs: number };
+  /** Per user and route on reads that scan readings or compute energy. */
+  reads: { max: number; windowMs: number };
+  /** Per user and route on starting a background job (exports, reports). */
+  jobs: { max: number; windowMs: number };
+}
+export type RateLimitName = keyof RateLimits;
+
+/**
+ * Which routes are limited, and by which limit (`METHOD url` as registered). One table, so the policy is
+ * read in one place; routes.test checks that every entry names a route the app has. Job routes (exports)
+ * join with `jobs` when they arrive.
+ */
+export const RATE_LIMITED_ROUTES: Readonly<Record<string, RateLimitName>> = {
+  'POST /api/ingest': 'ingest',
+  'GET /api/devices': 'reads',
+  'GET /api/devices/:id/readings': 'reads',
+  'GET /api/devices/:id/energy': 'reads',
+};
+
+/** The device key (hashed: the limiter's memory need not hold secrets), else the address. */
+const byDeviceKey = (req: FastifyRequest) => {
+  const key = req.headers['x-device-key'];
+  const value = Array.isArray(key) ? key[0] : key;
+  return value ? `d:${sha256(value)}` : `ip:${req.ip}`;
+};
+/** The signed-in user (authenticate runs before, onRequest of the route's plugin), else the address. */
+const byUser = (req: FastifyRequest) => (req.auth ? `u:${req.auth.userId}` : `ip:${req.ip}`);
+
+/**
+ * Rate limits where a device or a user can flood (@fastify/rate-limit, in memory per instance, each
+ * limiter's keys bounded): past the limit the answer is 429 with `Retry-After` in the one error shape.
+ * Call before the routes are registered: limits attach to routes as they are added.
+ */
+export async function registerRateLimits(app: FastifyInstance, limits: RateLimits, metrics: AppMetrics): Promise<void> {
+  // Runs before the plugin's own onRoute hook (added below), so the plugin sees the route's config.
+  app.addHook('onRoute', (route: RouteOptions) => {
+    const name = RATE_LIMITED_ROUTES[`${[route.method].flat()[0]} ${route.url}`];
+    if (!name) return;
+    const limit = limits[name];
+    if (limit.max <= 0) return;
+    route.config = {
+      ...(route.config as object),
+      rateLimit: {
+        max: limit.max,
+        timeWindow: limit.windowMs,
+        hook: 'onRequest',
+        keyGenerator: name === 'ingest' ? byDeviceKey : byUser,
+        onExceeded: () => metrics.refused(name),
+      },
+    };
+  });
+  await app.register(rateLimit, {
+    global: false,
+    // Bounded memory: the least recently seen keys are forgotten past this many per limited route.
+    cache: 10_000,
+    addHeadersOnExceeding: { 'x-ratelimit-limit': false, 'x-ratelimit-remaining': false, 'x-ratelimit-reset': false },
+    addHeaders: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': true, 'retry-after': true },
+    errorResponseBuilder: (_req, ctx) =>
+      keyedError(429, 'errors.tooManyRequests', { headers: { 'retry-after': String(Math.max(1, Math.ceil(ctx.ttl / 1000))) } }),
+  });
+}
