@@ -7,6 +7,7 @@ import { MqttSubscriber } from '../ingest/mqtt.subscriber.js';
 import { DevicesRepository } from './devices/devices.repository.js';
 import { devicesRoutes } from './devices/devices.routes.js';
 import { DevicesService } from './devices/devices.service.js';
+import { Compactor } from './readings/readings.compactor.js';
 import { ReadingsRepository } from './readings/readings.repository.js';
 import { readingsRoutes } from './readings/readings.routes.js';
 import { ReadingsService } from './readings/readings.service.js';
@@ -26,13 +27,19 @@ export interface Telemetry {
   mqtt: MqttSubscriber | null;
   /** Runs the raw-retention cleanup now (also hourly in the background). */
   applyRetention(now?: number): Promise<void>;
+  /** Rolls up every closed hour now (also continuously in the background); tests and benchmarks use it. */
+  compactNow(now?: number): Promise<void>;
 }
 
 /** Registers the telemetry routes under /api and starts its background parts (closed with the app). */
 export async function createTelemetry(app: FastifyInstance, base: BaseContext): Promise<Telemetry> {
-  const readingsRepo = new ReadingsRepository(base.storage, { writerThread: true });
+  const readingsRepo = new ReadingsRepository(base.storage, {
+    writerThread: true,
+    rules: { jitterRatio: base.config.energyJitterRatio, gapLimitMs: base.config.energyGapLimitMs },
+  });
+  const compactor = new Compactor(readingsRepo, app.log);
   const readings = new ReadingsService(readingsRepo);
-  const devices = new DevicesService(new DevicesRepository(base.storage.db), readingsRepo, readings, base.events);
+  const devices = new DevicesService(new DevicesRepository(base.storage.db, base.storage.dialect), readingsRepo, readings, base.events);
   const writer = new BatchWriter(readingsRepo, app.log, base.metrics);
   base.metrics.watch({ writerQueueReadings: () => writer.queueDepth });
   const ingest = new IngestService(devices, writer, base.events, {
@@ -59,6 +66,7 @@ export async function createTelemetry(app: FastifyInstance, base: BaseContext): 
   };
   app.addHook('onReady', async () => {
     if (mqtt) await mqtt.start();
+    compactor.start();
     timers.push(
       setInterval(
         background('status sweep', () => devices.announceStatusChanges()),
@@ -75,10 +83,11 @@ export async function createTelemetry(app: FastifyInstance, base: BaseContext): 
   // Before storage closes (onClose hooks run in reverse order of registration after this one).
   app.addHook('preClose', async () => {
     for (const t of timers) clearInterval(t);
+    await compactor.stop();
     await mqtt?.stop();
     await writer.flushed();
     await readingsRepo.close();
   });
 
-  return { devices, readings, ingest, writer, mqtt, applyRetention };
+  return { devices, readings, ingest, writer, mqtt, applyRetention, compactNow: (now) => compactor.runAll(now) };
 }

@@ -27,7 +27,9 @@ class StaticProvider implements MigrationProvider {
  * start from the schema before it); throws with the failing migration's name.
  */
 export async function migrateToLatest(db: Kysely<unknown>, dialect: Dialect, upTo?: string): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: new StaticProvider(dialect) });
+  // Unordered: migrations written side by side (one number apart) may land in either order; each one
+  // stands alone, and a database that ran the later number first still gets the earlier one.
+  const migrator = new Migrator({ db, provider: new StaticProvider(dialect), allowUnorderedMigrations: true });
   const { error, results } = upTo === undefined ? await migrator.migrateToLatest() : await migrator.migrateTo(upTo);
   const failed = results?.find((r) => r.status === 'Error');
   if (error) {

@@ -83,11 +83,13 @@ export interface DevicesTable {
   last_rssi: number | null;
   last_status: string;
   last_weak: number;
+  /** Rollups hold every reading before this instant (a whole hour); later ones are read from raw rows. */
+  rollup_through: Generated<number>;
 }
 
 /**
  * Raw readings, one wide row per device and timestamp; each catalogue parameter is a nullable column
- * of the same name (see `modules/readings/readings.columns.ts`), reached through raw SQL.
+ * of the same name (see `modules/readings/readings.raw.ts`; SQLite stores them scaled), reached through raw SQL.
  */
 export interface ReadingsTable {
   device_id: number;
@@ -101,7 +103,7 @@ export interface RollupLevelTable {
   n: number;
 }
 
-/** UTC rollup levels (5 min, 15 min, 1 h), one row per device, level, parameter and span of 96 buckets (see readings.packed.ts). */
+/** UTC rollup levels (15 min, 1 h), one row per device, level, parameter and span of 96 buckets (see readings.packed.ts). */
 export interface RollupPackedTable {
   device_id: number;
   /** Bucket width in ms. */
@@ -112,10 +114,12 @@ export interface RollupPackedTable {
   data: Uint8Array;
 }
 
+/** Local days of the owner, one row per device and day, every parameter's figures in one blob (see readings.days.ts). */
 export interface RollupDayTable extends RollupLevelTable {
   bucket_end: number;
   /** The zone the local day was computed in (the owner's at the time). */
   tz: string;
+  data: Uint8Array;
 }
 
 export type DeviceRow = Selectable<DevicesTable>;

@@ -3,7 +3,7 @@ import type { Kysely, Updateable } from 'kysely';
 import type { Database, DeviceRow, DevicesTable } from '../../storage/schema.js';
 import { type LatestRawReading, latestRawReadings } from '../readings/readings.latest.js';
 
-export type NewDevice = Omit<DeviceRow, 'id' | 'last_seen' | 'last_rssi' | 'last_status' | 'last_weak'>;
+export type NewDevice = Omit<DeviceRow, 'id' | 'last_seen' | 'last_rssi' | 'last_status' | 'last_weak' | 'rollup_through'>;
 
 /** The device and what ingest needs to know about its owner. */
 export interface IngestIdentity {
@@ -15,7 +15,10 @@ export interface IngestIdentity {
 
 /** The only code touching the devices table (deleting a device with its data is the readings repository's). */
 export class DevicesRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: 'sqlite' | 'postgres',
+  ) {}
 
   /** Inserts a device; undefined when the user already has one with this MAC. */
   async insert(row: NewDevice): Promise<DeviceRow | undefined> {
@@ -65,7 +68,7 @@ export class DevicesRepository {
 
   /** The newest raw reading of each of the user's devices (or of one of them), by device id. */
   latestReadings(userId: number, deviceId?: number): Promise<Map<number, LatestRawReading>> {
-    return latestRawReadings(this.db, userId, deviceId);
+    return latestRawReadings(this.db, this.dialect, userId, deviceId);
   }
 
   userTimezone(userId: number): Promise<{ timezone: string } | undefined> {

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../storage/schema.js';
-import { RAW_COLUMNS } from './readings.columns.js';
+import { decodeRawValue, RAW_COLUMNS } from './readings.raw.js';
 
 /** A device's newest raw reading: epoch ms and the parameters it carried (nulls left out). */
 export interface LatestRawReading {
@@ -27,14 +27,19 @@ export function latestRawReadingsQuery(userId: number, deviceId?: number) {
  * month partition), and the row itself is then a primary-key lookup. No scan of a device's history.
  * `deviceId` narrows it to one device of the user.
  */
-export async function latestRawReadings(db: Kysely<Database>, userId: number, deviceId?: number): Promise<Map<number, LatestRawReading>> {
+export async function latestRawReadings(
+  db: Kysely<Database>,
+  dialect: 'sqlite' | 'postgres',
+  userId: number,
+  deviceId?: number,
+): Promise<Map<number, LatestRawReading>> {
   const rows = await latestRawReadingsQuery(userId, deviceId).execute(db);
   const out = new Map<number, LatestRawReading>();
   for (const row of rows.rows) {
     const values: Record<string, number> = {};
     for (const c of RAW_COLUMNS) {
       const v = row[c];
-      if (typeof v === 'number') values[c] = v;
+      if (typeof v === 'number') values[c] = dialect === 'sqlite' ? decodeRawValue(v) : v;
     }
     out.set(Number(row.device_id), { ts: Number(row.ts), values });
   }

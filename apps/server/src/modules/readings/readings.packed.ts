@@ -1,27 +1,29 @@
 import { endianness } from 'node:os';
-import { floorTo, H1, type Level, M5, M15, type ParamSet, sizedLevel } from './readings.rollup.js';
+import type { CounterRun } from '@phasewatch/shared';
+import { floorTo, H1, type Level, M15, type ParamSet, sizedLevel } from './readings.rollup.js';
 
 /*
- * Packed rollups: the UTC levels (5 min, 15 min, 1 h) are stored as one row per device, level,
- * parameter and span of SLOTS consecutive buckets, the span's figures in one float64 blob. A year of
- * 15-minute data for one parameter is 365 rows instead of 35,040, and a row is read or written as one
- * value: the wide-row layout spent its time turning every stored figure into a JavaScript number (and
- * back on writes), which made reads and rollup writes cost per value rather than per row.
+ * Packed rollups: the UTC levels (15 min, 1 h) are stored as one row per device, level, parameter and
+ * span of SLOTS consecutive buckets, the span's figures in one float64 blob. A year of 15-minute data
+ * for one parameter is 365 rows instead of 35,040, and a row is read or written as one value.
  *
  * Blob layouts (SLOTS float64 each section, little-endian, slot i = bucket span + i * width):
  * - `_n`: readings per bucket (0: no bucket).
  * - instantaneous parameter: sum | min | max | count (count 0: no value; such slots are all zero).
- * - counter: first | last | delta (first NaN: no reading; such slots are NaN | NaN | 0).
+ * - counter: the bucket's run (CounterRun in shared): firstTs | first | lastTs | last | peak | post | top |
+ *   gap (firstTs NaN: no reading; such slots are NaN in the first seven sections and 0 in `gap`).
  * Empty slots have one encoding and a parameter's blob is stored only when it holds a value, so the
  * same readings give byte-identical rows whatever order or batches they arrived in.
  */
 
-/** Buckets per stored span: a UTC day of 15-minute buckets, 8 hours of 5-minute ones, 4 days of hours. */
+/** Buckets per stored span: a UTC day of 15-minute buckets, 4 days of hours. */
 export const SLOTS = 96;
 /** The pseudo-parameter holding each bucket's reading count. */
 export const COUNT_PARAM = '_n';
-export const PACKED_WIDTHS = { '5m': M5, '15m': M15, '1h': H1 } as const;
+export const PACKED_WIDTHS = { '15m': M15, '1h': H1 } as const;
 export type PackedLevel = keyof typeof PACKED_WIDTHS;
+/** Float64 sections of a counter slot (the fields of a run). */
+const RUN_FIELDS = 8;
 
 if (endianness() !== 'LE') throw new Error('packed rollups are stored little-endian; this platform is big-endian');
 
@@ -68,9 +70,41 @@ function emptyInstant(): Float64Array {
 }
 
 function emptyCounter(): Float64Array {
-  const a = new Float64Array(3 * SLOTS);
-  a.fill(Number.NaN, 0, 2 * SLOTS);
+  const a = new Float64Array(RUN_FIELDS * SLOTS);
+  a.fill(Number.NaN, 0, 7 * SLOTS);
   return a;
+}
+
+/** The run in slot `s` of a counter blob, or null. */
+export function runAt(b: Float64Array, s: number): CounterRun | null {
+  const firstTs = b[s] as number;
+  if (Number.isNaN(firstTs)) return null;
+  return {
+    firstTs,
+    first: b[SLOTS + s] as number,
+    lastTs: b[2 * SLOTS + s] as number,
+    last: b[3 * SLOTS + s] as number,
+    peak: b[4 * SLOTS + s] as number,
+    post: b[5 * SLOTS + s] as number,
+    top: b[6 * SLOTS + s] as number,
+    gap: b[7 * SLOTS + s] as number,
+  };
+}
+
+function setRun(b: Float64Array, s: number, r: CounterRun | null): void {
+  if (!r) {
+    for (let f = 0; f < 7; f++) b[f * SLOTS + s] = Number.NaN;
+    b[7 * SLOTS + s] = 0;
+    return;
+  }
+  b[s] = r.firstTs;
+  b[SLOTS + s] = r.first;
+  b[2 * SLOTS + s] = r.lastTs;
+  b[3 * SLOTS + s] = r.last;
+  b[4 * SLOTS + s] = r.peak;
+  b[5 * SLOTS + s] = r.post;
+  b[6 * SLOTS + s] = r.top;
+  b[7 * SLOTS + s] = r.gap;
 }
 
 /** The buckets in [lo, hi) of the stored spans, only the parameters of `ps`, as a level. */
@@ -121,17 +155,8 @@ export function levelFromPacked(p: Packed, ps: ParamSet, width: number, lo: numb
     for (let j = 0; j < ctr.length; j++) {
       const b = ctr[j]?.get(span);
       if (!b) continue;
-      const firsts = out.first[j] as number[];
-      const lasts = out.last[j] as number[];
-      const deltas = out.delta[j] as number[];
-      for (let i = first; i < k; i++) {
-        const s = ((out.bucket[i] as number) - span) / width;
-        const f = b[s] as number;
-        if (Number.isNaN(f)) continue;
-        firsts[i] = f;
-        lasts[i] = b[SLOTS + s] as number;
-        deltas[i] = b[2 * SLOTS + s] as number;
-      }
+      const runs = out.runs[j] as (CounterRun | null)[];
+      for (let i = first; i < k; i++) runs[i] = runAt(b, ((out.bucket[i] as number) - span) / width);
     }
   }
   return out;
@@ -188,17 +213,9 @@ export function packedWrites(fresh: Level, ps: ParamSet, width: number, stored: 
       const b = had?.slice() ?? emptyCounter();
       let any = had !== undefined;
       for (let k = i; k < end; k++) {
-        const s = slot(k);
-        const first = (fresh.first[j] as number[])[k] as number;
-        if (Number.isNaN(first)) {
-          b[s] = b[SLOTS + s] = Number.NaN;
-          b[2 * SLOTS + s] = 0;
-          continue;
-        }
-        any = true;
-        b[s] = first;
-        b[SLOTS + s] = (fresh.last[j] as number[])[k] as number;
-        b[2 * SLOTS + s] = (fresh.delta[j] as number[])[k] as number;
+        const r = (fresh.runs[j] as (CounterRun | null)[])[k] ?? null;
+        setRun(b, slot(k), r);
+        if (r) any = true;
       }
       if (any) out.push({ width, param, span, data: encodeBlob(b) });
     });
@@ -224,18 +241,36 @@ export function blobHasValueIn(
   return false;
 }
 
-/** The last reading of a counter blob in a bucket before `before` (null: none in this span). */
-export function lastCounterIn(
+/** The run of the last bucket of a counter blob in [from, before) that has one (null: none in this span). */
+export function lastRunIn(
   data: Float64Array,
   span: number,
   width: number,
   before: number,
   from = Number.NEGATIVE_INFINITY,
-): number | null {
+): CounterRun | null {
   for (let s = SLOTS - 1; s >= 0; s--) {
     const bucket = span + s * width;
     if (bucket >= before || bucket < from) continue;
-    if (!Number.isNaN(data[s] as number)) return data[SLOTS + s] as number;
+    const r = runAt(data, s);
+    if (r) return r;
+  }
+  return null;
+}
+
+/** The run of the first bucket of a counter blob at or after `from` and before `before` that has one. */
+export function firstRunIn(
+  data: Float64Array,
+  span: number,
+  width: number,
+  from: number,
+  before = Number.POSITIVE_INFINITY,
+): CounterRun | null {
+  for (let s = 0; s < SLOTS; s++) {
+    const bucket = span + s * width;
+    if (bucket < from || bucket >= before) continue;
+    const r = runAt(data, s);
+    if (r) return r;
   }
   return null;
 }

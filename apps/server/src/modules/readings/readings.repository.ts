@@ -1,12 +1,23 @@
-import { BoundedMap, COUNTER_PARAMETERS, INSTANT_PARAMETERS, localDayStarts, startOfLocalDay } from '@phasewatch/shared';
-import type SqliteDatabase from 'better-sqlite3';
+import {
+  BoundedMap,
+  COUNTER_PARAMETERS,
+  type CounterRules,
+  type CounterRun,
+  DEFAULT_COUNTER_RULES,
+  INSTANT_PARAMETERS,
+  localDayStarts,
+  PARAMETER_NAMES,
+  startOfLocalDay,
+} from '@phasewatch/shared';
 import type pg from 'pg';
 import type { Storage } from '../../storage/database.js';
+import { type DayFigures, dayFiguresOf, dayParams, decodeDay, encodeDay, levelFromDays } from './readings.days.js';
 import {
   blobHasValueIn,
   COUNT_PARAM,
   decodeBlob,
-  lastCounterIn,
+  firstRunIn,
+  lastRunIn,
   levelFromPacked,
   PACKED_WIDTHS,
   type Packed,
@@ -19,25 +30,48 @@ import {
   spanOf,
 } from './readings.packed.js';
 import {
-  emptyLevel,
-  fillLevelRow,
+  firstRawFrom,
+  lastRawBefore,
+  pick,
+  presentNames,
+  RAW_COLUMNS,
+  type RawBatch,
+  rawWrite,
+  readRaw,
+  readRawAll,
+} from './readings.raw.js';
+import {
   floorTo,
   foldLevel,
   H1,
   type Level,
-  levelFromArrays,
   levelFromRaw,
-  M5,
   M15,
   overlayLevel,
   type ParamSet,
-  paramSetColumns,
   paramSetOf,
-  type RawColumns,
-  type Row,
   sliceLevel,
 } from './readings.rollup.js';
+import { SqlRunner, type TableWrite, type Tx, type Value } from './readings.sql.js';
 import { WriterThread } from './readings.writer-thread.js';
+
+/*
+ * Storage of readings: raw rows (the durable truth) and rollups derived from them (quarter-hours and
+ * hours packed per parameter and span, local days one row each).
+ *
+ * Write path. A device's rollups are complete for its readings before its watermark `rollup_through`
+ * (devices table, always a whole hour). A reading at or after the watermark costs one raw row: nothing is
+ * rolled up at once, so a live reading's cost does not depend on the rollup layout. Readings before the
+ * watermark (late, repeated, out of order) recompute the quarter-hours they fall in from their raw rows,
+ * and the hours and days above them, in the same transaction. The watermark moves forward in whole
+ * hours: in the background (`compactDue`, paced, for every device whose readings passed it), or at once
+ * when a batch of history brings whole hours. Reads take rollups below the watermark and compute the
+ * rest (at most about an hour) from raw rows, so every answer is complete and identical either way.
+ *
+ * Concurrency. SQLite: every write runs on the writer thread, one at a time. PostgreSQL: a write locks
+ * its devices' rows (`FOR UPDATE`, in id order) before reading the watermark, so ingest and compaction
+ * of one device serialize across server instances; no advisory lock outlives its transaction.
+ */
 
 /** Readings of one device for one write, sorted by ts with unique timestamps. */
 export interface DeviceBatch {
@@ -48,77 +82,33 @@ export interface DeviceBatch {
 }
 
 /**
- * A device batch column-wise, as writes use it: `names` are its parameters (instantaneous ones first,
- * catalogue order, then counters), `cols[j][i]` parameter j at `ts[i]` (NaN: the reading lacks it).
- * Typed arrays, so a batch moves to the writer thread without a copy.
+ * A device batch column-wise, as writes use it: `index` are catalogue indexes of its parameters,
+ * `cols[j][i]` parameter `index[j]` at `ts[i]` (NaN: the reading lacks it). Typed arrays, so a batch moves
+ * to the writer thread without a copy.
  */
-export interface ColumnarBatch {
-  deviceId: number;
+export interface ColumnarBatch extends RawBatch {
   tz: string;
-  names: string[];
   ts: Float64Array;
   cols: Float64Array[];
 }
 
-type Value = number | string | Buffer | null;
-
-/** What a write reads before it computes: the stored rows around the batch, only the batch's parameters. */
-interface Snapshot {
-  raw: Row[];
-  m5: Packed;
-  m15: Packed;
-  h1: Packed;
+export interface RepositoryOptions {
+  /** SQLite: run the writes on a worker thread (see readings.writer-thread.ts). */
+  writerThread?: boolean;
+  rules?: CounterRules;
 }
 
-interface Ranges {
-  r5: [number, number];
-  r15: [number, number];
-  r60: [number, number];
-  days: number[];
-  /** m15 rows needed: the hours and the local days touched. */
-  m15Read: [number, number];
-}
+/** Batches at least this long that bring whole hours past the watermark are rolled up at once (history, backfills). */
+const INLINE_ROLLUP_MIN_READINGS = 64;
+/** Most raw time one background compaction step reads (6 h: 21,600 readings at one a second). */
+const COMPACT_CHUNK_MS = 6 * H1;
+/** Devices looked at per background round. */
+const COMPACT_DEVICES_PER_ROUND = 256;
 
-/** Rows of one table to upsert, written by `fill` into a flat parameter array (key columns first). */
-interface TableWrite {
-  table: string;
-  key: readonly string[];
-  cols: readonly string[];
-  count: number;
-  /** COALESCE on conflict (raw rows: a later reading with fewer parameters keeps the others). */
-  keepOld: boolean;
-  fill(k: number, out: Value[], offset: number): void;
-}
+const INDEX = new Map(PARAMETER_NAMES.map((p, i) => [p, i]));
 
-interface Plan {
-  writes: TableWrite[];
-  newest: { ts: number; rssi: number | null };
-}
-
-const q = (name: string) => `"${name}"`;
-
-/** PostgreSQL array types of the non-double columns written by upserts. */
-const PG_COLUMN_TYPES: Record<string, string> = {
-  device_id: 'int4',
-  ts: 'int8',
-  bucket: 'int8',
-  bucket_end: 'int8',
-  n: 'int4',
-  tz: 'text',
-  width: 'int4',
-  param: 'text',
-  span: 'int8',
-  data: 'bytea',
-};
-
-/** Statements kept prepared (and PostgreSQL statement names handed out) per repository. */
-const STATEMENT_CACHE_SIZE = 256;
-
-/** Bound values per multi-row SQLite statement: ~33 raw readings of a 10-parameter device, 80 packed rollup rows. */
-const SQLITE_PARAMS_PER_STATEMENT = 400;
-
-/** Recently used local days per zone, [start, end) (Intl calls cost ~10 µs each; a live write needs a few). */
-const recentDays = new BoundedMap<string, [number, number][]>(1024);
+/** Recently used local days per zone, [start, end) (Intl calls cost ~10 µs each; a write needs a few). */
+const recentDays = new BoundedMap<string, [number, number][]>(64);
 
 /** Start and end of the local day holding `ts` in `tz`. */
 function localDayOf(ts: number, tz: string): [number, number] {
@@ -135,31 +125,29 @@ function localDayOf(ts: number, tz: string): [number, number] {
   return day;
 }
 
-function rangesOf(b: ColumnarBatch): Ranges {
-  const min = b.ts[0] ?? 0;
-  const max = b.ts[b.ts.length - 1] ?? 0;
-  const r5: [number, number] = [floorTo(min, M5), floorTo(max, M5) + M5];
-  const r15: [number, number] = [floorTo(min, M15), floorTo(max, M15) + M15];
-  const r60: [number, number] = [floorTo(min, H1), floorTo(max, H1) + H1];
-  // The local days the batch touches, and the end of the last one.
-  const days: number[] = [];
-  let day = localDayOf(min, b.tz);
+/** Start of the local day after the one containing `ts` (local days last 23 to 25 hours). */
+export function endOfDay(ts: number, tz: string): number {
+  return startOfLocalDay(startOfLocalDay(ts, tz) + 26 * H1, tz);
+}
+
+/** Local day edges from the day holding `lo` to the end of the day holding `hi - 1`. */
+function dayEdges(lo: number, hi: number, tz: string): number[] {
+  const edges: number[] = [];
+  let day = localDayOf(lo, tz);
   for (;;) {
-    days.push(day[0]);
-    if (max < day[1]) break;
-    day = localDayOf(day[1], b.tz);
+    edges.push(day[0]);
+    if (hi <= day[1]) break;
+    day = localDayOf(day[1], tz);
   }
-  const endOfDays = day[1];
-  days.push(endOfDays);
-  return { r5, r15, r60, days, m15Read: [Math.min(r60[0], days[0] as number), Math.max(r60[1], endOfDays)] };
+  edges.push(day[1]);
+  return edges;
 }
 
 /** A batch column-wise (one pass for its parameter names, one to fill the columns). */
 export function columnarBatch(b: DeviceBatch): ColumnarBatch {
   const seen = new Set<string>();
   for (const r of b.readings) for (const k in r.values) seen.add(k);
-  const ps = paramSetOf(seen);
-  const names = [...ps.instant, ...ps.counter];
+  const names = PARAMETER_NAMES.filter((p) => seen.has(p));
   const len = b.readings.length;
   const ts = new Float64Array(len);
   const cols = names.map(() => new Float64Array(len));
@@ -172,129 +160,21 @@ export function columnarBatch(b: DeviceBatch): ColumnarBatch {
       (cols[j] as Float64Array)[i] = x === undefined ? Number.NaN : x;
     }
   }
-  return { deviceId: b.deviceId, tz: b.tz, names, ts, cols };
+  return { deviceId: b.deviceId, tz: b.tz, index: names.map((n) => INDEX.get(n) as number), ts, cols };
 }
 
-/**
- * The batch's columns merged with the stored raw rows of its range (a stored value fills a parameter the
- * new reading lacks). Usually the stored rows are a few readings of the first bucket, before the batch.
- */
-function mergedRaw(batch: RawColumns, names: readonly string[], stored: readonly Row[]): RawColumns {
-  if (stored.length === 0) return batch;
-  const { ts, cols } = batch;
-  const len = ts.length;
-  const storedTs = stored.map((r) => Number(r.ts));
-  // Merged length: every batch timestamp plus the stored ones it does not repeat.
-  let size = len;
-  for (let i = 0, s = 0; s < storedTs.length; s++) {
-    const st = storedTs[s] as number;
-    while (i < len && (ts[i] as number) < st) i++;
-    if (i >= len || ts[i] !== st) size++;
-  }
-  const outTs = new Float64Array(size);
-  const outCols = names.map(() => new Float64Array(size));
-  let i = 0;
-  let s = 0;
-  for (let k = 0; k < size; k++) {
-    const bt = i < len ? (ts[i] as number) : Number.POSITIVE_INFINITY;
-    const st = s < storedTs.length ? (storedTs[s] as number) : Number.POSITIVE_INFINITY;
-    const row = stored[s] as Row;
-    outTs[k] = Math.min(bt, st);
-    for (let j = 0; j < names.length; j++) {
-      const fromBatch = bt <= st ? ((cols[j] as ArrayLike<number>)[i] as number) : Number.NaN;
-      let v = fromBatch;
-      if (Number.isNaN(v) && st <= bt) {
-        const sv = row[names[j] as string];
-        v = sv === null || sv === undefined ? Number.NaN : Number(sv);
-      }
-      (outCols[j] as Float64Array)[k] = v;
-    }
-    if (bt <= st) i++;
-    if (st <= bt) s++;
-  }
-  return { ts: outTs, cols: outCols };
+const inList = (n: number) => Array.from({ length: n }, () => '?').join(', ');
+
+/** The stored spans of a level for some parameters (and the reading counts) in [lo, hi). */
+async function readPacked(tx: Tx, deviceId: number, width: number, names: readonly string[], lo: number, hi: number): Promise<Packed> {
+  const params = [...names, COUNT_PARAM];
+  const rows = await tx.arrays(
+    `SELECT param, span, data FROM rollup_packed WHERE device_id = ? AND width = ? AND param IN (${inList(params.length)}) AND span >= ? AND span < ?`,
+    [deviceId, width, ...params, spanOf(lo, width), hi],
+  );
+  return packedOf(rows.map(([param, span, data]) => ({ param, span, data }) as PackedRow));
 }
 
-/**
- * The pure middle of a write: from the snapshot and the batch to every row to upsert. Only the batch's
- * parameters are computed: the rollup columns of other parameters cannot change (raw rows keep their
- * other values), so they are left as stored. Every bucket in the batch's span is recomputed from its
- * complete children (stored ones overlaid with fresh ones), so late, repeated and out-of-order readings
- * give exactly what a computation from raw rows gives; in the usual append case the snapshot is empty
- * and everything comes from the batch in memory.
- */
-function planWrite(b: ColumnarBatch, ps: ParamSet, r: Ranges, snap: Snapshot): Plan {
-  const names = b.names;
-  const batch: RawColumns = { ts: b.ts, cols: b.cols };
-  const raw = mergedRaw(batch, names, snap.raw);
-
-  const m5 = levelFromRaw(raw, ps, M5);
-  const m5All = overlayLevel(levelFromPacked(snap.m5, ps, M5, r.r15[0], r.r15[1]), m5, ps);
-  const m15 = foldLevel(sliceLevel(m5All, r.r15[0], r.r15[1], ps), ps, (t) => floorTo(t, M15));
-  const m15All = overlayLevel(levelFromPacked(snap.m15, ps, M15, r.m15Read[0], r.m15Read[1]), m15, ps);
-  const h1 = foldLevel(sliceLevel(m15All, r.r60[0], r.r60[1], ps), ps, (t) => floorTo(t, H1));
-  const day = daysOf(m15All, r.days, ps);
-  const packed = [...packedWrites(m5, ps, M5, snap.m5), ...packedWrites(m15, ps, M15, snap.m15), ...packedWrites(h1, ps, H1, snap.h1)];
-  const last = b.ts.length - 1;
-  const rssi = b.names.indexOf('rssi');
-  const newestRssi = rssi < 0 ? Number.NaN : ((b.cols[rssi] as Float64Array)[last] as number);
-  return {
-    writes: [
-      {
-        table: 'readings',
-        key: ['device_id', 'ts'],
-        cols: names,
-        count: b.ts.length,
-        keepOld: true,
-        fill(k, out, offset) {
-          out[offset] = b.deviceId;
-          out[offset + 1] = batch.ts[k] as number;
-          for (let j = 0; j < names.length; j++) {
-            const x = (batch.cols[j] as ArrayLike<number>)[k] as number;
-            out[offset + 2 + j] = Number.isNaN(x) ? null : x;
-          }
-        },
-      },
-      packedTableWrite(b.deviceId, packed),
-      dayTableWrite(b.deviceId, b.tz, day, r.days, ps),
-    ],
-    newest: { ts: b.ts[last] ?? 0, rssi: Number.isNaN(newestRssi) ? null : newestRssi },
-  };
-}
-
-/** 15-minute buckets folded into the local days whose starts are `edges` (plus the end of the last day). */
-function daysOf(m15: Level, edges: readonly number[], ps: ParamSet): Level {
-  if (edges.length < 2) return emptyLevel(ps);
-  let e = 0;
-  return foldLevel(sliceLevel(m15, edges[0] as number, edges[edges.length - 1] as number, ps), ps, (t) => {
-    while (t >= (edges[e + 1] as number)) e++;
-    return edges[e] as number;
-  });
-}
-
-/** Upserts of local-day rows (each with its end and the zone it was built in). */
-function dayTableWrite(deviceId: number, tz: string, day: Level, edges: readonly number[], ps: ParamSet): TableWrite {
-  const dayEnd = new Map<number, number>();
-  for (let i = 0; i + 1 < edges.length; i++) dayEnd.set(edges[i] as number, edges[i + 1] as number);
-  return {
-    table: 'rollup_day',
-    key: ['device_id', 'bucket'],
-    cols: ['n', 'bucket_end', 'tz', ...paramSetColumns(ps)],
-    count: day.bucket.length,
-    keepOld: false,
-    fill(k, out, offset) {
-      const bucket = day.bucket[k] as number;
-      out[offset] = deviceId;
-      out[offset + 1] = bucket;
-      out[offset + 2] = day.n[k] as number;
-      out[offset + 3] = dayEnd.get(bucket) ?? null;
-      out[offset + 4] = tz;
-      fillLevelRow(day, k, out, offset + 5);
-    },
-  };
-}
-
-/** Upserts of packed rows (see readings.packed.ts). */
 function packedTableWrite(deviceId: number, rows: readonly PackedWrite[]): TableWrite {
   return {
     table: 'rollup_packed',
@@ -302,6 +182,7 @@ function packedTableWrite(deviceId: number, rows: readonly PackedWrite[]): Table
     cols: ['data'],
     count: rows.length,
     keepOld: false,
+    rowsPerStatement: 80,
     fill(k, out, offset) {
       const w = rows[k] as PackedWrite;
       out[offset] = deviceId;
@@ -313,52 +194,62 @@ function packedTableWrite(deviceId: number, rows: readonly PackedWrite[]): Table
   };
 }
 
-function upsertSql(
-  table: string,
-  key: readonly string[],
-  cols: readonly string[],
-  rowsCount: number,
-  pgStyle: boolean,
-  keepOld: boolean,
-): string {
-  const all = [...key, ...cols];
-  let n = 0;
-  const ph = () => (pgStyle ? `$${++n}` : '?');
-  const values = Array.from({ length: rowsCount }, () => `(${all.map(ph).join(',')})`).join(',');
-  const set = cols.map((c) => (keepOld ? `${q(c)} = COALESCE(excluded.${q(c)}, ${table}.${q(c)})` : `${q(c)} = excluded.${q(c)}`));
-  return `INSERT INTO ${table} (${all.map(q).join(',')}) VALUES ${values} ON CONFLICT (${key.join(',')}) DO UPDATE SET ${set.join(',')}`;
+interface DayRow {
+  bucket: number;
+  end: number;
+  n: number;
+  data: Buffer;
 }
 
-const toPg = (sql: string) => {
-  let n = 0;
-  return sql.replace(/\?/g, () => `$${++n}`);
-};
+function dayTableWrite(deviceId: number, tz: string, rows: readonly DayRow[]): TableWrite {
+  return {
+    table: 'rollup_day',
+    key: ['device_id', 'bucket'],
+    cols: ['bucket_end', 'tz', 'n', 'data'],
+    count: rows.length,
+    keepOld: false,
+    rowsPerStatement: 50,
+    fill(k, out, offset) {
+      const r = rows[k] as DayRow;
+      out[offset] = deviceId;
+      out[offset + 1] = r.bucket;
+      out[offset + 2] = r.end;
+      out[offset + 3] = tz;
+      out[offset + 4] = r.n;
+      out[offset + 5] = r.data;
+    },
+  };
+}
 
-/**
- * The only code touching `readings` and the rollup tables. Writes run in one transaction per call:
- * raw upsert, then each touched bucket of every level recomputed from the level below (so late,
- * repeated and out-of-order readings give the same rollups as a fresh computation). SQLite runs the
- * whole write synchronously on the raw better-sqlite3 handle with cached prepared statements; PostgreSQL
- * uses multi-row statements in a transaction holding a per-device advisory lock.
- */
+/** Quarter-hours folded into the local days whose starts are `edges` (plus the end of the last day). */
+function foldDays(m15: Level, edges: readonly number[], ps: ParamSet, rules: CounterRules): Level {
+  let e = 0;
+  return foldLevel(
+    sliceLevel(m15, edges[0] as number, edges[edges.length - 1] as number, ps),
+    ps,
+    (t) => {
+      while (t >= (edges[e + 1] as number)) e++;
+      return edges[e] as number;
+    },
+    rules,
+  );
+}
+
+/** The only code touching `readings` and the rollup tables. */
 export class ReadingsRepository {
-  // Keyed by statement text, which varies with a batch's parameter set: bounded (see BoundedMap).
-  private readonly stmts = new BoundedMap<string, SqliteDatabase.Statement>(STATEMENT_CACHE_SIZE);
+  readonly rules: CounterRules;
+  private readonly sql: SqlRunner;
   private readonly partitions = new Set<string>();
-  /** Upsert statements by table and columns, each with a name so connections prepare it once. */
-  private readonly pgSql = new BoundedMap<string, { name: string; text: string }>(STATEMENT_CACHE_SIZE);
-  private pgStatements = 0;
-  /** Statements in raw (array) mode: kept apart because the mode sticks to a statement. */
-  private readonly arrayStmts = new BoundedMap<string, SqliteDatabase.Statement>(STATEMENT_CACHE_SIZE);
-
   /** SQLite with `writerThread`: the writes run on a worker thread (see readings.writer-thread.ts). */
   private readonly thread: WriterThread | null;
 
   constructor(
     private readonly storage: Storage,
-    opts: { writerThread?: boolean } = {},
+    opts: RepositoryOptions = {},
   ) {
-    this.thread = opts.writerThread && storage.sqlite ? new WriterThread(storage.location) : null;
+    this.rules = opts.rules ?? DEFAULT_COUNTER_RULES;
+    this.sql = new SqlRunner(storage);
+    this.thread = opts.writerThread && storage.sqlite ? new WriterThread(storage.location, this.rules) : null;
   }
 
   /** Stops the writer thread (after the writes already made); the storage itself is closed by its owner. */
@@ -366,25 +257,17 @@ export class ReadingsRepository {
     await this.thread?.close();
   }
 
-  private get sqlite(): SqliteDatabase.Database | null {
-    return this.storage.sqlite;
+  /** Autocommit reads. */
+  get reader(): Tx {
+    return this.sql.reader;
   }
 
-  private stmt(sql: string): SqliteDatabase.Statement {
-    let s = this.stmts.get(sql);
-    if (!s) {
-      s = (this.sqlite as SqliteDatabase.Database).prepare(sql);
-      this.stmts.set(sql, s);
-    }
-    return s;
+  /** SQLite statements cached on the app's connection (bounded; the memory test reads it). */
+  get cachedStatements(): number {
+    return this.sql.sqlite?.cachedStatements ?? 0;
   }
 
-  /** Runs a SELECT on either dialect (`?` placeholders). */
-  async all(sql: string, params: Value[]): Promise<Row[]> {
-    if (this.sqlite) return this.stmt(sql).all(...params) as Row[];
-    const res = await (this.storage.pgPool as pg.Pool).query(toPg(sql), params);
-    return res.rows as Row[];
-  }
+  // ---------------------------------------------------------------- writes
 
   /** Writes the batches in one transaction; nothing of it is visible or kept if any part fails. */
   async write(batches: readonly DeviceBatch[]): Promise<void> {
@@ -392,169 +275,262 @@ export class ReadingsRepository {
     if (work.length === 0) return;
     if (this.thread) {
       const transfer = work.flatMap((b) => [b.ts.buffer, ...b.cols.map((c) => c.buffer)]) as ArrayBuffer[];
-      return this.thread.call('write', [work], transfer);
+      await this.thread.call('write', [work], transfer);
+      return;
     }
-    return this.writeColumnar(work);
+    await this.writeColumnar(work);
   }
 
   /** `write` of batches already column-wise (the writer thread's entry). */
   async writeColumnar(work: readonly ColumnarBatch[]): Promise<void> {
-    const sqlite = this.sqlite;
-    if (sqlite) {
-      // IMMEDIATE: the write lock is taken (or waited for) up front. A deferred transaction that reads
-      // first would fail with SQLITE_BUSY_SNAPSHOT, without waiting, if the app's connection committed
-      // in between (the writer thread and the main connection share the file).
-      sqlite
-        .transaction(() => {
-          for (const b of work) this.writeDeviceSqlite(b);
+    if (this.sql.dialect === 'postgres') await this.ensurePartitions(work);
+    await this.sql.transaction(async (tx) => {
+      const marks = await this.lockDevices(
+        tx,
+        work.map((b) => b.deviceId),
+      );
+      for (const b of work) {
+        const w = marks.get(b.deviceId);
+        // A device deleted since its readings were accepted: nothing to keep.
+        if (w === undefined) continue;
+        marks.set(b.deviceId, await this.writeDevice(tx, b, w));
+      }
+    });
+  }
+
+  /**
+   * The watermarks of devices, locked for the rest of the transaction on PostgreSQL (row locks in id
+   * order, so two writers never deadlock); missing devices are left out.
+   */
+  private async lockDevices(tx: Tx, ids: readonly number[]): Promise<Map<number, number>> {
+    const sorted = [...new Set(ids)].sort((a, b) => a - b);
+    const out = new Map<number, number>();
+    if (tx.dialect === 'postgres') {
+      const rows = await tx.all('SELECT id, rollup_through FROM devices WHERE id = ANY(?::int4[]) ORDER BY id FOR UPDATE', [
+        sorted as unknown as Value,
+      ]);
+      for (const r of rows) out.set(Number(r.id), Number(r.rollup_through));
+      return out;
+    }
+    for (const id of sorted) {
+      const [r] = await tx.all('SELECT rollup_through FROM devices WHERE id = ?', [id]);
+      if (r) out.set(id, Number(r.rollup_through));
+    }
+    return out;
+  }
+
+  /** One device's batch: raw rows, late readings' buckets, whole hours of history; returns the new watermark. */
+  private async writeDevice(tx: Tx, b: ColumnarBatch, w: number): Promise<number> {
+    await tx.upsert(rawWrite(b, tx.dialect));
+    const n = b.ts.length;
+    let late = 0;
+    while (late < n && (b.ts[late] as number) < w) late++;
+    if (late > 0) {
+      const names = b.index
+        .filter((_, j) => {
+          const col = b.cols[j] as Float64Array;
+          for (let i = 0; i < late; i++) if (!Number.isNaN(col[i] as number)) return true;
+          return false;
         })
-        .immediate();
+        .map((i) => PARAMETER_NAMES[i] as string);
+      await this.recompute(tx, b.deviceId, b.tz, b.ts.subarray(0, late), paramSetOf(names), w);
+    }
+    let next = w;
+    const newest = b.ts[n - 1] as number;
+    if (n - late >= INLINE_ROLLUP_MIN_READINGS && floorTo(newest, H1) > w) {
+      next = floorTo(newest, H1);
+      await this.rollUp(tx, b.deviceId, b.tz, w, next);
+    }
+    const rssiAt = b.index.indexOf(INDEX.get('rssi') as number);
+    const rssi = rssiAt < 0 ? Number.NaN : ((b.cols[rssiAt] as Float64Array)[n - 1] as number);
+    await tx.run(
+      'UPDATE devices SET last_rssi = COALESCE(?, last_rssi), last_seen = ? WHERE id = ? AND (last_seen IS NULL OR last_seen <= ?)',
+      [Number.isNaN(rssi) ? null : rssi, newest, b.deviceId, newest],
+    );
+    if (next !== w) await tx.run('UPDATE devices SET rollup_through = ? WHERE id = ?', [next, b.deviceId]);
+    return next;
+  }
+
+  /**
+   * Readings before the watermark: the quarter-hours they fall in are recomputed from their raw rows
+   * (stored ones and the new ones, already upserted), then the hours and days above them. Only the
+   * parameters the late readings carry can change.
+   */
+  private async recompute(tx: Tx, deviceId: number, tz: string, lateTs: Float64Array, ps: ParamSet, w: number): Promise<void> {
+    // Touched quarter-hours, grouped into ranges (a day apart at most) read in one go.
+    const ranges: [number, number][] = [];
+    for (const ts of lateTs) {
+      const q = floorTo(ts, M15);
+      const last = ranges[ranges.length - 1];
+      if (last && q < last[1] + 24 * H1) last[1] = Math.max(last[1], q + M15);
+      else ranges.push([q, q + M15]);
+    }
+    const names = [...ps.instant, ...ps.counter];
+    for (const [lo, hi] of ranges) {
+      const raw = await readRawAll(tx, deviceId, lo, Math.min(hi, w));
+      if (raw.ts.length === 0) continue;
+      await this.apply(tx, deviceId, tz, levelFromRaw(pick(raw, names), ps, M15, this.rules), ps, w);
+    }
+  }
+
+  /** Rolls up every raw reading in [from, to) (whole hours; nothing of it rolled up yet). */
+  private async rollUp(tx: Tx, deviceId: number, tz: string, from: number, to: number): Promise<void> {
+    const raw = await readRawAll(tx, deviceId, from, to);
+    if (raw.ts.length === 0) return;
+    const ps = paramSetOf(presentNames(raw));
+    const fresh = levelFromRaw(pick(raw, [...ps.instant, ...ps.counter]), ps, M15, this.rules);
+    await this.apply(tx, deviceId, tz, fresh, ps, to);
+  }
+
+  /**
+   * Stores fresh quarter-hours (sorted, complete for the parameters of `ps`) and recomputes the hours and
+   * local days holding them from all their quarter-hours (stored ones below `limit`, overlaid with the
+   * fresh ones); other parameters of the stored rows stay as they are.
+   */
+  private async apply(tx: Tx, deviceId: number, tz: string, fresh: Level, ps: ParamSet, limit: number): Promise<void> {
+    if (fresh.bucket.length === 0) return;
+    const names = [...ps.instant, ...ps.counter];
+    const firstQ = fresh.bucket[0] as number;
+    const lastQ = fresh.bucket[fresh.bucket.length - 1] as number;
+    const hourLo = floorTo(firstQ, H1);
+    const hourHi = floorTo(lastQ, H1) + H1;
+    const edges = dayEdges(firstQ, lastQ + M15, tz);
+    const dayLo = edges[0] as number;
+    const dayHi = edges[edges.length - 1] as number;
+    const readLo = Math.min(hourLo, dayLo);
+    const readHi = Math.max(hourHi, dayHi);
+
+    const stored15 = await readPacked(tx, deviceId, M15, names, readLo, readHi);
+    const stored1h = await readPacked(tx, deviceId, H1, names, hourLo, hourHi);
+    const storedDays = new Map<number, DayFigures>();
+    for (const r of await tx.arrays('SELECT bucket, data FROM rollup_day WHERE device_id = ? AND bucket >= ? AND bucket < ?', [
+      deviceId,
+      dayLo,
+      dayHi,
+    ])) {
+      storedDays.set(Number(r[0]), decodeDay(r[1] as Uint8Array));
+    }
+
+    const m15All = overlayLevel(levelFromPacked(stored15, ps, M15, readLo, Math.min(readHi, limit)), fresh, ps);
+    const hours = foldLevel(sliceLevel(m15All, hourLo, hourHi, ps), ps, (t) => floorTo(t, H1), this.rules);
+    const days = foldDays(m15All, edges, ps, this.rules);
+    const dayEnd = new Map(edges.slice(0, -1).map((d, i) => [d, edges[i + 1] as number]));
+    const dayRows: DayRow[] = days.bucket.map((bucket, k) => ({
+      bucket,
+      end: dayEnd.get(bucket) as number,
+      n: days.n[k] as number,
+      data: encodeDay(dayFiguresOf(days, k, ps, storedDays.get(bucket))),
+    }));
+
+    await tx.upsert(packedTableWrite(deviceId, [...packedWrites(fresh, ps, M15, stored15), ...packedWrites(hours, ps, H1, stored1h)]));
+    await tx.upsert(dayTableWrite(deviceId, tz, dayRows));
+  }
+
+  /**
+   * Background compaction: rolls up devices whose raw readings passed their watermark, up to `target`
+   * (a whole hour), in steps of at most COMPACT_CHUNK_MS of raw time, until `budgetMs` is spent. True
+   * when work is left.
+   */
+  async compactDue(target: number, budgetMs: number): Promise<boolean> {
+    if (this.thread) return (await this.thread.call('compactDue', [target, budgetMs])) as boolean;
+    const started = performance.now();
+    const due = await this.sql.reader.all(
+      'SELECT id FROM devices WHERE last_seen IS NOT NULL AND last_seen >= rollup_through AND rollup_through < ? ORDER BY rollup_through, id LIMIT ?',
+      [target, COMPACT_DEVICES_PER_ROUND],
+    );
+    for (const { id } of due) {
+      for (;;) {
+        if (performance.now() - started > budgetMs) return true;
+        if (await this.compactStep(Number(id), target)) break;
+      }
+    }
+    return due.length === COMPACT_DEVICES_PER_ROUND;
+  }
+
+  /** One compaction step of a device in its own transaction; true when it reached `target`. */
+  private compactStep(deviceId: number, target: number): Promise<boolean> {
+    return this.sql.transaction(async (tx) => {
+      const w = (await this.lockDevices(tx, [deviceId])).get(deviceId);
+      if (w === undefined || w >= target) return true;
+      const [first] = await tx.arrays('SELECT MIN(ts) FROM readings WHERE device_id = ? AND ts >= ? AND ts < ?', [deviceId, w, target]);
+      const firstTs = first?.[0];
+      let next = target;
+      if (firstTs !== null && firstTs !== undefined) {
+        const from = floorTo(Number(firstTs), H1);
+        next = Math.min(target, from + COMPACT_CHUNK_MS);
+        const [owner] = await tx.all('SELECT u.timezone AS tz FROM devices d JOIN users u ON u.id = d.user_id WHERE d.id = ?', [deviceId]);
+        await this.rollUp(tx, deviceId, String(owner?.tz ?? 'UTC'), from, next);
+      }
+      await tx.run('UPDATE devices SET rollup_through = ? WHERE id = ?', [next, deviceId]);
+      return next >= target;
+    });
+  }
+
+  /** Rebuilds every local day of a device in `tz` from its stored quarter-hours. */
+  async rebuildDays(deviceId: number, tz: string): Promise<void> {
+    if (this.thread) {
+      await this.thread.call('rebuildDays', [deviceId, tz]);
       return;
     }
-    await this.ensurePartitions(work);
-    await this.pgLockedTransaction(
-      work.map((b) => b.deviceId),
-      async (client) => {
-        for (const b of work) await this.writeDevicePg(client, b);
-      },
-    );
+    await this.sql.transaction(async (tx) => {
+      await this.lockDevices(tx, [deviceId]);
+      const ps = paramSetOf(await this.presentIn('15m', deviceId, 0, Number.MAX_SAFE_INTEGER, undefined, tx));
+      const m15 = await this.levelOf('15m', deviceId, 0, Number.MAX_SAFE_INTEGER, ps, undefined, tx);
+      await tx.run('DELETE FROM rollup_day WHERE device_id = ?', [deviceId]);
+      const first = m15.bucket[0];
+      const last = m15.bucket[m15.bucket.length - 1];
+      if (first === undefined || last === undefined) return;
+      const edges = [...localDayStarts(first, last + 1, tz), endOfDay(last, tz)];
+      const days = foldDays(m15, edges, ps, this.rules);
+      const dayEnd = new Map(edges.slice(0, -1).map((d, i) => [d, edges[i + 1] as number]));
+      const rows = days.bucket.map((bucket, k) => ({
+        bucket,
+        end: dayEnd.get(bucket) as number,
+        n: days.n[k] as number,
+        data: encodeDay(dayFiguresOf(days, k, ps, undefined)),
+      }));
+      await tx.upsert(dayTableWrite(deviceId, tz, rows));
+    });
+  }
+
+  /** Deletes a device with its readings and rollups in one transaction. */
+  async deleteDevice(deviceId: number): Promise<void> {
+    if (this.thread) {
+      await this.thread.call('deleteDevice', [deviceId]);
+      return;
+    }
+    await this.sql.transaction(async (tx) => {
+      await this.lockDevices(tx, [deviceId]);
+      for (const t of ['readings', 'rollup_packed', 'rollup_day']) await tx.run(`DELETE FROM ${t} WHERE device_id = ?`, [deviceId]);
+      await tx.run('DELETE FROM devices WHERE id = ?', [deviceId]);
+    });
   }
 
   /**
-   * One PostgreSQL transaction holding the devices' advisory locks, taken in id order so two writers
-   * never deadlock on each other's devices; rolled back on any error.
+   * Raw retention: drops raw rows older than `cutoff` (rollups stay; a watermark is always far newer than
+   * the retention). PostgreSQL drops whole monthly partitions that end before the cutoff, then deletes
+   * the rest row-wise.
    */
-  private async pgLockedTransaction(deviceIds: readonly number[], body: (client: pg.PoolClient) => Promise<void>): Promise<void> {
-    const client = await (this.storage.pgPool as pg.Pool).connect();
-    try {
-      await client.query('BEGIN');
-      for (const id of [...new Set(deviceIds)].sort((a, b) => a - b)) {
-        await client.query('SELECT pg_advisory_xact_lock(7341, $1)', [id]);
-      }
-      await body(client);
-      await client.query('COMMIT');
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw err;
-    } finally {
-      client.release();
+  async deleteRawBefore(cutoff: number, deviceIds: readonly number[]): Promise<void> {
+    if (this.thread) {
+      await this.thread.call('deleteRawBefore', [cutoff, [...deviceIds]]);
+      return;
     }
-  }
-
-  /**
-   * The snapshot reads of a write, as SQL and parameters: raw rows of the batch's 5-minute buckets, and
-   * the stored spans of each packed level the write recomputes from or rewrites (5-minute spans
-   * around the touched quarter-hours, 15-minute spans of the touched hours and local days, hour spans),
-   * each only for the batch's parameters and the reading counts.
-   */
-  private snapshotReads(deviceId: number, ps: ParamSet, r: Ranges): { raw: [string, Value[]]; packed: [string, Value[]][] } {
-    const names = [...ps.instant, ...ps.counter];
-    const params = [...names, COUNT_PARAM];
-    const inList = params.map(() => '?').join(', ');
-    const packedSql = `SELECT param, span, data FROM rollup_packed WHERE device_id = ? AND width = ? AND param IN (${inList}) AND span >= ? AND span < ?`;
-    const level = (width: number, [lo, hi]: readonly [number, number]): [string, Value[]] => [
-      packedSql,
-      [deviceId, width, ...params, spanOf(lo, width), hi],
-    ];
-    return {
-      raw: [
-        `SELECT ts, ${names.map(q).join(', ')} FROM readings WHERE device_id = ? AND ts >= ? AND ts < ? ORDER BY ts`,
-        [deviceId, ...r.r5],
-      ],
-      packed: [level(M5, r.r15), level(M15, r.m15Read), level(H1, r.r60)],
-    };
-  }
-
-  private writeDeviceSqlite(b: ColumnarBatch): void {
-    const ps = paramSetOf(new Set(b.names));
-    const r = rangesOf(b);
-    const reads = this.snapshotReads(b.deviceId, ps, r);
-    const raw = this.stmt(reads.raw[0]).all(...reads.raw[1]) as Row[];
-    const [m5, m15, h1] = reads.packed.map(([sql, args]) => packedOf(this.stmt(sql).all(...args) as PackedRow[])) as [
-      Packed,
-      Packed,
-      Packed,
-    ];
-    const plan = planWrite(b, ps, r, { raw, m5, m15, h1 });
-    for (const w of plan.writes) this.upsertSqlite(w);
-    this.stmt(
-      'UPDATE devices SET last_rssi = COALESCE(?, last_rssi), last_seen = ? WHERE id = ? AND (last_seen IS NULL OR last_seen <= ?)',
-    ).run(plan.newest.rssi, plan.newest.ts, b.deviceId, plan.newest.ts);
-  }
-
-  /**
-   * Multi-row upserts of about SQLITE_PARAMS_PER_STATEMENT bound values each (a statement per row
-   * costs twice as much per raw reading), the rest one row at a time; one argument array is reused
-   * per shape because binding copies the values.
-   */
-  private upsertSqlite(w: TableWrite): void {
-    if (w.count === 0) return;
-    const width = w.key.length + w.cols.length;
-    const per = Math.max(1, Math.floor(SQLITE_PARAMS_PER_STATEMENT / width));
-    let k = 0;
-    if (w.count >= per && per > 1) {
-      const many = this.stmt(upsertSql(w.table, w.key, w.cols, per, false, w.keepOld));
-      const args = new Array<Value>(width * per);
-      for (; k + per <= w.count; k += per) {
-        for (let j = 0; j < per; j++) w.fill(k + j, args, j * width);
-        many.run(args);
-      }
-    }
-    if (k === w.count) return;
-    const one = this.stmt(upsertSql(w.table, w.key, w.cols, 1, false, w.keepOld));
-    const args = new Array<Value>(width);
-    for (; k < w.count; k++) {
-      w.fill(k, args, 0);
-      one.run(args);
-    }
-  }
-
-  private async writeDevicePg(client: pg.PoolClient, b: ColumnarBatch): Promise<void> {
-    const ps = paramSetOf(new Set(b.names));
-    const r = rangesOf(b);
-    const reads = this.snapshotReads(b.deviceId, ps, r);
-    // One client runs one query at a time: read the raw rows and the three levels in turn.
-    const raw = (await client.query(toPg(reads.raw[0]), reads.raw[1])).rows as Row[];
-    const levels: Packed[] = [];
-    for (const [sql, args] of reads.packed) levels.push(packedOf((await client.query(toPg(sql), args)).rows as PackedRow[]));
-    const [m5, m15, h1] = levels as [Packed, Packed, Packed];
-    const plan = planWrite(b, ps, r, { raw, m5, m15, h1 });
-    for (const w of plan.writes) await this.pgUpsert(client, w);
-    await client.query(
-      'UPDATE devices SET last_rssi = COALESCE($1, last_rssi), last_seen = $2 WHERE id = $3 AND (last_seen IS NULL OR last_seen <= $2)',
-      [plan.newest.rssi, plan.newest.ts, b.deviceId],
-    );
-  }
-
-  /**
-   * One upsert per table: every column travels as one array parameter and `unnest` turns them back
-   * into rows. A VALUES list of 5,000 readings is 60,000 placeholders PostgreSQL must parse and plan
-   * each time; the array form is one small statement, prepared once per connection and shape.
-   */
-  private async pgUpsert(client: pg.PoolClient, w: TableWrite): Promise<void> {
-    if (w.count === 0) return;
-    const names = [...w.key, ...w.cols];
-    const width = names.length;
-    const columns = names.map(() => new Array<Value>(w.count));
-    const row = new Array<Value>(width);
-    for (let k = 0; k < w.count; k++) {
-      w.fill(k, row, 0);
-      for (let j = 0; j < width; j++) (columns[j] as Value[])[k] = row[j] as Value;
-    }
-    const shape = `${w.table}|${w.cols.join(',')}|${w.keepOld}`;
-    let stmt = this.pgSql.get(shape);
-    if (!stmt) {
-      const types = names.map((c) => PG_COLUMN_TYPES[c] ?? 'float8');
-      const set = w.cols.map((c) =>
-        w.keepOld ? `${q(c)} = COALESCE(excluded.${q(c)}, ${w.table}.${q(c)})` : `${q(c)} = excluded.${q(c)}`,
+    if (this.sql.dialect === 'postgres') {
+      const pool = this.storage.pgPool as pg.Pool;
+      const parts = await pool.query<{ name: string }>(
+        "SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid JOIN pg_class p ON p.oid = i.inhparent WHERE p.relname = 'readings' AND c.relname ~ '^readings_p[0-9]{6}$'",
       );
-      const text = `INSERT INTO ${w.table} (${names.map(q).join(',')}) SELECT * FROM unnest(${types.map((t, i) => `$${i + 1}::${t}[]`).join(',')}) ON CONFLICT (${w.key.join(',')}) DO UPDATE SET ${set.join(',')}`;
-      // Each named statement is prepared once per pooled connection and kept there: only so many
-      // shapes get a name, later ones run unnamed (parsed per call).
-      stmt = { name: this.pgStatements < STATEMENT_CACHE_SIZE ? `pw_upsert_${++this.pgStatements}` : '', text };
-      this.pgSql.set(shape, stmt);
+      for (const { name } of parts.rows) {
+        const y = Number(name.slice(10, 14));
+        const m = Number(name.slice(14, 16));
+        if (Date.UTC(y, m, 1) <= cutoff) {
+          await pool.query(`DROP TABLE IF EXISTS ${name}`);
+          this.partitions.delete(`${y}-${m - 1}`);
+        }
+      }
     }
-    await client.query(stmt.name ? { name: stmt.name, text: stmt.text, values: columns } : { text: stmt.text, values: columns });
+    for (const id of deviceIds) await this.sql.reader.run('DELETE FROM readings WHERE device_id = ? AND ts < ?', [id, cutoff]);
   }
 
   /** Creates the monthly partitions (UTC months) the timestamps fall in, once per process. */
@@ -590,94 +566,104 @@ export class ReadingsRepository {
     }
   }
 
-  /** Raw rows of a device in [from, to) with the given parameters. */
-  raw(deviceId: number, from: number, to: number, params: readonly string[]): Promise<Row[]> {
-    const cols = params.map(q).join(', ');
-    return this.all(`SELECT ts${cols ? `, ${cols}` : ''} FROM readings WHERE device_id = ? AND ts >= ? AND ts < ? ORDER BY ts`, [
-      deviceId,
-      from,
-      to,
-    ]);
+  // ---------------------------------------------------------------- reads
+
+  /** The device's watermark: rollups hold every reading before it. */
+  async watermark(deviceId: number, tx: Tx = this.sql.reader): Promise<number> {
+    const [r] = await tx.all('SELECT rollup_through FROM devices WHERE id = ?', [deviceId]);
+    return r ? Number(r.rollup_through) : 0;
   }
 
-  /**
-   * A level's buckets in [from, to) for a parameter set, column-wise. The UTC levels come from packed
-   * rows (a year of 15-minute data for one parameter: 365 blobs). Local days are wide rows, read as
-   * arrays (better-sqlite3 raw mode, pg `rowMode: 'array'`) rather than objects with ~40 keys each.
-   */
-  async levelOf(level: PackedLevel | 'day', deviceId: number, from: number, to: number, ps: ParamSet, tz?: string): Promise<Level> {
+  /** Raw rows of a device in [from, to) for some parameters, column-wise in their order. */
+  async raw(deviceId: number, from: number, to: number, names: readonly string[], tx: Tx = this.sql.reader) {
+    return readRaw(tx, deviceId, from, to, names);
+  }
+
+  /** Raw rows of a device in [from, to), every catalogue column (in catalogue order). */
+  async rawAll(deviceId: number, from: number, to: number, tx: Tx = this.sql.reader) {
+    return readRawAll(tx, deviceId, from, to);
+  }
+
+  /** Per counter, its newest raw reading in [since, before). */
+  lastRaw(deviceId: number, counters: readonly string[], since: number, before: number) {
+    return lastRawBefore(this.sql.reader, deviceId, counters, since, before);
+  }
+
+  /** Per counter, its oldest raw reading at or after `from`. */
+  firstRaw(deviceId: number, counters: readonly string[], from: number) {
+    return firstRawFrom(this.sql.reader, deviceId, counters, from);
+  }
+
+  /** Stored buckets of a level in [from, to) for a parameter set, column-wise. */
+  async levelOf(
+    level: PackedLevel | 'day',
+    deviceId: number,
+    from: number,
+    to: number,
+    ps: ParamSet,
+    tz?: string,
+    tx: Tx = this.sql.reader,
+  ): Promise<Level> {
     if (level !== 'day') {
       const width = PACKED_WIDTHS[level];
-      const params = [...ps.instant, ...ps.counter, COUNT_PARAM];
-      const sql = `SELECT param, span, data FROM rollup_packed WHERE device_id = ? AND width = ? AND param IN (${params.map(() => '?').join(', ')}) AND span >= ? AND span < ?`;
-      const rows = await this.allArrays(sql, [deviceId, width, ...params, spanOf(from, width), to]);
-      return levelFromPacked(packedOf(rows.map(([param, span, data]) => ({ param, span, data }) as PackedRow)), ps, width, from, to);
+      return levelFromPacked(await readPacked(tx, deviceId, width, [...ps.instant, ...ps.counter], from, to), ps, width, from, to);
     }
-    const cols = paramSetColumns(ps).map(q);
-    const sql = `SELECT bucket, n${cols.length ? `, ${cols.join(', ')}` : ''} FROM rollup_day WHERE device_id = ? AND bucket >= ? AND bucket < ? AND tz = ? ORDER BY bucket`;
-    return levelFromArrays(await this.allArrays(sql, [deviceId, from, to, tz ?? '']), ps);
+    const rows = await tx.arrays(
+      'SELECT bucket, n, data FROM rollup_day WHERE device_id = ? AND bucket >= ? AND bucket < ? AND tz = ? ORDER BY bucket',
+      [deviceId, from, to, tz ?? ''],
+    );
+    return levelFromDays(
+      rows.map(([bucket, n, data]) => ({ bucket: Number(bucket), n: Number(n), data: data as Uint8Array })),
+      ps,
+    );
   }
 
-  /** A SELECT's rows as arrays (better-sqlite3 raw mode, pg `rowMode: 'array'`): no object per row. */
-  private async allArrays(sql: string, params: Value[]): Promise<Value[][]> {
-    const sqlite = this.sqlite;
-    if (!sqlite) {
-      return (await (this.storage.pgPool as pg.Pool).query<Value[]>({ text: toPg(sql), values: params, rowMode: 'array' })).rows;
-    }
-    let s = this.arrayStmts.get(sql);
-    if (!s) {
-      s = sqlite.prepare(sql).raw(true);
-      this.arrayStmts.set(sql, s);
-    }
-    return s.all(...params) as Value[][];
-  }
-
-  /**
-   * For each counter, its last reading before `before`, or null: from the 5-minute level within the
-   * hour holding `before`, else from the last hour before it that has one.
-   */
-  async lastCountersBefore(deviceId: number, before: number, counters: readonly string[]): Promise<Record<string, number | null>> {
-    const out: Record<string, number | null> = {};
-    const hour = floorTo(before, H1);
-    const blobSql = 'SELECT span, data FROM rollup_packed WHERE device_id = ? AND width = ? AND param = ? AND span = ?';
-    const olderSql =
+  /** Per counter, the run of its last stored hour before `before` (any distance back). */
+  async lastStoredHour(deviceId: number, counters: readonly string[], before: number): Promise<Map<string, CounterRun>> {
+    const out = new Map<string, CounterRun>();
+    const sql =
       'SELECT span, data FROM rollup_packed WHERE device_id = ? AND width = ? AND param = ? AND span < ? ORDER BY span DESC LIMIT 8';
     for (const c of counters) {
-      const span5 = spanOf(hour, M5);
-      const [m5] = await this.all(blobSql, [deviceId, M5, c, span5]);
-      let v = m5 ? lastCounterIn(decodeBlob(m5.data as unknown as Uint8Array), span5, M5, before, hour) : null;
-      // Stored blobs hold at least one reading, so this rarely reads past the first span.
-      let below = spanOf(hour, H1) + SLOTS * H1;
-      while (v === null) {
-        const rows = await this.all(olderSql, [deviceId, H1, c, below]);
+      let below = before;
+      for (;;) {
+        const rows = await this.sql.reader.all(sql, [deviceId, H1, c, below]);
+        let found: CounterRun | null = null;
         for (const r of rows) {
           below = Number(r.span);
-          v = lastCounterIn(decodeBlob(r.data as unknown as Uint8Array), below, H1, hour);
-          if (v !== null) break;
+          found = lastRunIn(decodeBlob(r.data as Uint8Array), below, H1, before);
+          if (found) break;
         }
-        if (rows.length < 8) break;
+        if (found) out.set(c, found);
+        if (found || rows.length < 8) break;
       }
-      out[c] = v;
     }
     return out;
   }
 
-  /** For each counter, its last raw reading before `before`, or null (the raw-rows twin of `lastCountersBefore`). */
-  async lastRawCountersBefore(deviceId: number, before: number, counters: readonly string[]): Promise<Record<string, number | null>> {
-    const out: Record<string, number | null> = {};
+  /** Per counter, the run of its first stored quarter-hour in [from, before). */
+  async firstStoredQuarter(deviceId: number, counters: readonly string[], from: number, before: number): Promise<Map<string, CounterRun>> {
+    const out = new Map<string, CounterRun>();
+    const sql =
+      'SELECT span, data FROM rollup_packed WHERE device_id = ? AND width = ? AND param = ? AND span >= ? AND span < ? ORDER BY span LIMIT 8';
     for (const c of counters) {
-      const rows = await this.all(
-        `SELECT ${q(c)} AS v FROM readings WHERE device_id = ? AND ts < ? AND ${q(c)} IS NOT NULL ORDER BY ts DESC LIMIT 1`,
-        [deviceId, before],
-      );
-      const v = rows[0]?.v;
-      out[c] = v === undefined || v === null ? null : Number(v);
+      let after = spanOf(from, M15);
+      for (;;) {
+        const rows = await this.sql.reader.all(sql, [deviceId, M15, c, after, before]);
+        let found: CounterRun | null = null;
+        for (const r of rows) {
+          found = firstRunIn(decodeBlob(r.data as Uint8Array), Number(r.span), M15, from, before);
+          after = Number(r.span) + 1;
+          if (found) break;
+        }
+        if (found) out.set(c, found);
+        if (found || rows.length < 8) break;
+      }
     }
     return out;
   }
 
   /**
-   * Parameters the device has any rollup data for in [from, to) at a level; `among` limits the check to
+   * Parameters the device has stored rollups of in [from, to) at a level; `among` limits the check to
    * those parameters (the energy source asks about 4 counters, not all ~60).
    */
   async presentIn(
@@ -686,126 +672,61 @@ export class ReadingsRepository {
     from: number,
     to: number,
     among: readonly string[] = [...INSTANT_PARAMETERS, ...COUNTER_PARAMETERS],
+    tx: Tx = this.sql.reader,
   ): Promise<string[]> {
     if (among.length === 0) return [];
-    const inList = among.map(() => '?').join(', ');
     if (level === 'day') {
-      const checks = among.map((p) =>
-        COUNTER_PARAMETERS.includes(p)
-          ? `MAX(CASE WHEN ${q(`${p}_first`)} IS NOT NULL THEN 1 ELSE 0 END) AS ${q(p)}`
-          : `MAX(CASE WHEN ${q(`${p}_n`)} IS NOT NULL THEN 1 ELSE 0 END) AS ${q(p)}`,
-      );
-      const rows = await this.all(`SELECT ${checks.join(', ')} FROM rollup_day WHERE device_id = ? AND bucket >= ? AND bucket < ?`, [
+      const found = new Set<string>();
+      for (const [data] of await tx.arrays('SELECT data FROM rollup_day WHERE device_id = ? AND bucket >= ? AND bucket < ?', [
         deviceId,
         from,
         to,
-      ]);
-      const row = rows[0] ?? {};
-      return among.filter((p) => Number(row[p]) === 1);
+      ])) {
+        for (const p of dayParams(data as Uint8Array)) found.add(p);
+      }
+      return among.filter((p) => found.has(p));
     }
     const width = PACKED_WIDTHS[level];
     const length = SLOTS * width;
     // Spans wholly inside the range: a stored blob always holds a value, so its presence is the answer.
     const firstWhole = Math.ceil(from / length) * length;
     const found = new Set<string>();
-    const whole = await this.all(
-      `SELECT DISTINCT param FROM rollup_packed WHERE device_id = ? AND width = ? AND param IN (${inList}) AND span >= ? AND span <= ?`,
+    const whole = await tx.all(
+      `SELECT DISTINCT param FROM rollup_packed WHERE device_id = ? AND width = ? AND param IN (${inList(among.length)}) AND span >= ? AND span <= ?`,
       [deviceId, width, ...among, firstWhole, to - length],
     );
     for (const r of whole) found.add(String(r.param));
     // The spans cut by the range's ends: look at their buckets.
     const edges = [...new Set([spanOf(from, width), spanOf(to - 1, width)])].filter((span) => span < firstWhole || span + length > to);
-    if (edges.length > 0) {
-      const rows = await this.all(
-        `SELECT param, span, data FROM rollup_packed WHERE device_id = ? AND width = ? AND param IN (${inList}) AND span IN (${edges.map(() => '?').join(', ')})`,
-        [deviceId, width, ...among, ...edges],
+    for (const span of edges) {
+      const rows = await tx.all(
+        `SELECT param, data FROM rollup_packed WHERE device_id = ? AND width = ? AND param IN (${inList(among.length)}) AND span = ?`,
+        [deviceId, width, ...among, span],
       );
       for (const r of rows) {
         const param = String(r.param);
-        const data = decodeBlob(r.data as unknown as Uint8Array);
-        if (blobHasValueIn({ counter: COUNTER_PARAMETERS.includes(param) }, data, Number(r.span), width, from, to)) found.add(param);
+        const data = decodeBlob(r.data as Uint8Array);
+        if (blobHasValueIn({ counter: COUNTER_PARAMETERS.includes(param) }, data, span, width, from, to)) found.add(param);
       }
     }
     return among.filter((p) => found.has(p));
   }
 
+  /** Parameters with a raw value in [from, to) (one fixed statement over every column). */
+  async presentInRaw(deviceId: number, from: number, to: number): Promise<string[]> {
+    if (from >= to) return [];
+    const checks = RAW_COLUMNS.map((c) => `MAX(CASE WHEN "${c}" IS NOT NULL THEN 1 ELSE 0 END)`).join(', ');
+    const [row] = await this.sql.reader.arrays(`SELECT ${checks} FROM readings WHERE device_id = ? AND ts >= ? AND ts < ?`, [
+      deviceId,
+      from,
+      to,
+    ]);
+    return RAW_COLUMNS.filter((_, j) => Number(row?.[j]) === 1);
+  }
+
   /** True when local-day rows of another timezone exist (the owner changed zone): they must be rebuilt. */
   async dayLevelStale(deviceId: number, tz: string): Promise<boolean> {
-    const rows = await this.all('SELECT 1 AS x FROM rollup_day WHERE device_id = ? AND tz <> ? LIMIT 1', [deviceId, tz]);
+    const rows = await this.sql.reader.all('SELECT 1 AS x FROM rollup_day WHERE device_id = ? AND tz <> ? LIMIT 1', [deviceId, tz]);
     return rows.length > 0;
   }
-
-  /** Rebuilds every local day of a device in `tz` from its 15-minute rollups. */
-  async rebuildDays(deviceId: number, tz: string): Promise<void> {
-    if (this.thread) return this.thread.call('rebuildDays', [deviceId, tz]);
-    const ps = paramSetOf(new Set(await this.presentIn('15m', deviceId, 0, Number.MAX_SAFE_INTEGER)));
-    const m15 = await this.levelOf('15m', deviceId, 0, Number.MAX_SAFE_INTEGER, ps);
-    const first = m15.bucket[0];
-    const last = m15.bucket[m15.bucket.length - 1];
-    const edges = first === undefined || last === undefined ? [] : [...localDayStarts(first, last + 1, tz), endOfDay(last, tz)];
-    const write = dayTableWrite(deviceId, tz, daysOf(m15, edges, ps), edges, ps);
-    const sqlite = this.sqlite;
-    if (sqlite) {
-      sqlite
-        .transaction(() => {
-          this.stmt('DELETE FROM rollup_day WHERE device_id = ?').run(deviceId);
-          this.upsertSqlite(write);
-        })
-        .immediate();
-      return;
-    }
-    await this.pgLockedTransaction([deviceId], async (client) => {
-      await client.query('DELETE FROM rollup_day WHERE device_id = $1', [deviceId]);
-      await this.pgUpsert(client, write);
-    });
-  }
-
-  /** Deletes a device with its readings and rollups in one transaction. */
-  async deleteDevice(deviceId: number): Promise<void> {
-    if (this.thread) return this.thread.call('deleteDevice', [deviceId]);
-    const tables = ['readings', 'rollup_packed', 'rollup_day', 'devices'];
-    const sqlite = this.sqlite;
-    if (sqlite) {
-      sqlite
-        .transaction(() => {
-          for (const t of tables) this.stmt(`DELETE FROM ${t} WHERE ${t === 'devices' ? 'id' : 'device_id'} = ?`).run(deviceId);
-        })
-        .immediate();
-      return;
-    }
-    await this.pgLockedTransaction([deviceId], async (client) => {
-      for (const t of tables) await client.query(`DELETE FROM ${t} WHERE ${t === 'devices' ? 'id' : 'device_id'} = $1`, [deviceId]);
-    });
-  }
-
-  /**
-   * Raw retention: drops raw rows older than `cutoff` (rollups stay). PostgreSQL drops whole monthly
-   * partitions that end before the cutoff, then deletes the rest row-wise.
-   */
-  async deleteRawBefore(cutoff: number, deviceIds: readonly number[]): Promise<void> {
-    if (this.thread) return this.thread.call('deleteRawBefore', [cutoff, [...deviceIds]]);
-    if (!this.sqlite) {
-      const pool = this.storage.pgPool as pg.Pool;
-      const parts = await pool.query<{ name: string }>(
-        "SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid JOIN pg_class p ON p.oid = i.inhparent WHERE p.relname = 'readings' AND c.relname ~ '^readings_p[0-9]{6}$'",
-      );
-      for (const { name } of parts.rows) {
-        const y = Number(name.slice(10, 14));
-        const m = Number(name.slice(14, 16));
-        if (Date.UTC(y, m, 1) <= cutoff) {
-          await pool.query(`DROP TABLE IF EXISTS ${name}`);
-          this.partitions.delete(`${y}-${m - 1}`);
-        }
-      }
-    }
-    for (const id of deviceIds) {
-      if (this.sqlite) this.stmt('DELETE FROM readings WHERE device_id = ? AND ts < ?').run(id, cutoff);
-      else await (this.storage.pgPool as pg.Pool).query('DELETE FROM readings WHERE device_id = $1 AND ts < $2', [id, cutoff]);
-    }
-  }
-}
-
-/** Start of the local day after the one containing `ts` (local days last 23 to 25 hours). */
-function endOfDay(ts: number, tz: string): number {
-  return startOfLocalDay(startOfLocalDay(ts, tz) + 26 * H1, tz);
 }

@@ -1,41 +1,37 @@
-import { COUNTER_PARAMETERS, type CounterSummary, counterDelta, INSTANT_PARAMETERS } from '@phasewatch/shared';
+import {
+  COUNTER_PARAMETERS,
+  type CounterRules,
+  type CounterRun,
+  extendRun,
+  INSTANT_PARAMETERS,
+  joinRuns,
+  startRun,
+} from '@phasewatch/shared';
 
-/** A row as the database returns it: raw (`ts`, `<param>`) or rollup (`bucket`, `n`, `<param>_<agg>`). */
-export type Row = Record<string, number | string | null>;
-
-export const M5 = 5 * 60_000;
 export const M15 = 15 * 60_000;
 export const H1 = 60 * 60_000;
-
-const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
 /** Bucket start of `ts` for a UTC-aligned width. */
 export const floorTo = (ts: number, width: number) => Math.floor(ts / width) * width;
 
 /*
- * Column-wise rollups for the write path. The ingest hot path used to build one object per reading and
- * per bucket keyed by `<p>_<agg>` strings; at 5,000 readings a request that object churn (and the GC it
- * caused) cost more than SQLite itself. Here a write's parameters are fixed up front and every level is
- * a set of plain number arrays indexed by bucket, NaN marking "no value".
+ * Column-wise rollups. A level is a set of plain arrays indexed by bucket: per instantaneous parameter
+ * the sum, extremes and count of its readings, per counter the bucket's run (see CounterRun in shared:
+ * first and last reading with their times, the energy inside, the high-water mark, the longest gap).
+ * Quarter-hours are built from raw readings; hours and local days are quarter-hours folded in time order,
+ * so every level is exactly what its raw readings would give.
  */
 
-/** The parameters one write touches, instantaneous ones first (catalogue order), then counters. */
+/** The parameters a level carries, instantaneous ones first (catalogue order), then counters. */
 export interface ParamSet {
   instant: readonly string[];
   counter: readonly string[];
 }
 
 /** The parameters of `names` split by kind, in catalogue order. */
-export function paramSetOf(names: ReadonlySet<string>): ParamSet {
-  return { instant: INSTANT_PARAMETERS.filter((p) => names.has(p)), counter: COUNTER_PARAMETERS.filter((p) => names.has(p)) };
-}
-
-/** Rollup columns of a parameter set, in the order `Level` rows are written. */
-export function paramSetColumns(ps: ParamSet): string[] {
-  return [
-    ...ps.instant.flatMap((p) => [`${p}_sum`, `${p}_min`, `${p}_max`, `${p}_n`]),
-    ...ps.counter.flatMap((p) => [`${p}_first`, `${p}_last`, `${p}_delta`]),
-  ];
+export function paramSetOf(names: Iterable<string>): ParamSet {
+  const set = names instanceof Set ? (names as ReadonlySet<string>) : new Set(names);
+  return { instant: INSTANT_PARAMETERS.filter((p) => set.has(p)), counter: COUNTER_PARAMETERS.filter((p) => set.has(p)) };
 }
 
 /** Raw readings column-wise, sorted by unique `ts`: `cols[j][i]` is parameter j (instant, then counter) at `ts[i]`, NaN if absent. */
@@ -44,37 +40,33 @@ export interface RawColumns {
   cols: ArrayLike<number>[];
 }
 
-/** Rollup rows of one level column-wise, sorted by bucket. */
+/** Rollup buckets of one level column-wise, sorted by bucket. */
 export interface Level {
   bucket: number[];
+  /** Readings per bucket (any parameter). */
   n: number[];
   /** Per instantaneous parameter: per bucket sum, extremes and count (count 0: no value in the bucket). */
   sum: number[][];
   min: number[][];
   max: number[][];
   cnt: number[][];
-  /** Per counter: first and last reading and the energy between the bucket's own readings (first NaN: none). */
-  first: number[][];
-  last: number[][];
-  delta: number[][];
+  /** Per counter: per bucket its run, null when the bucket has no reading of it. */
+  runs: (CounterRun | null)[][];
 }
 
 export function emptyLevel(ps: ParamSet): Level {
-  const per = (k: number) => Array.from({ length: k }, () => [] as number[]);
+  const per = <T>(k: number) => Array.from({ length: k }, () => [] as T[]);
   const ni = ps.instant.length;
-  const nc = ps.counter.length;
-  return { bucket: [], n: [], sum: per(ni), min: per(ni), max: per(ni), cnt: per(ni), first: per(nc), last: per(nc), delta: per(nc) };
+  return { bucket: [], n: [], sum: per(ni), min: per(ni), max: per(ni), cnt: per(ni), runs: per(ps.counter.length) };
 }
 
 /**
- * A level of `size` empty buckets (every figure "no value"), to be filled by index: allocating the
- * arrays whole keeps them unboxed double arrays, where growing them bucket by bucket cost as much as
- * reading the rows.
+ * A level of `size` empty buckets, to be filled by index: allocating the arrays whole keeps them unboxed
+ * double arrays, where growing them bucket by bucket cost as much as reading the rows.
  */
 export function sizedLevel(ps: ParamSet, size: number): Level {
   const filled = (k: number, v: number) => Array.from({ length: k }, () => new Array<number>(size).fill(v));
   const ni = ps.instant.length;
-  const nc = ps.counter.length;
   return {
     bucket: new Array<number>(size).fill(0),
     n: new Array<number>(size).fill(0),
@@ -82,13 +74,11 @@ export function sizedLevel(ps: ParamSet, size: number): Level {
     min: filled(ni, Number.POSITIVE_INFINITY),
     max: filled(ni, Number.NEGATIVE_INFINITY),
     cnt: filled(ni, 0),
-    first: filled(nc, Number.NaN),
-    last: filled(nc, Number.NaN),
-    delta: filled(nc, 0),
+    runs: Array.from({ length: ps.counter.length }, () => new Array<CounterRun | null>(size).fill(null)),
   };
 }
 
-export function pushBucket(l: Level, bucket: number): number {
+function pushBucket(l: Level, bucket: number): number {
   const k = l.bucket.length;
   l.bucket.push(bucket);
   l.n.push(0);
@@ -98,30 +88,27 @@ export function pushBucket(l: Level, bucket: number): number {
     (l.max[j] as number[]).push(Number.NEGATIVE_INFINITY);
     (l.cnt[j] as number[]).push(0);
   }
-  for (let j = 0; j < l.first.length; j++) {
-    (l.first[j] as number[]).push(Number.NaN);
-    (l.last[j] as number[]).push(Number.NaN);
-    (l.delta[j] as number[]).push(0);
-  }
+  for (let j = 0; j < l.runs.length; j++) (l.runs[j] as (CounterRun | null)[]).push(null);
   return k;
 }
 
-/** Raw readings folded into UTC buckets of `width`: the 5-minute level. */
-export function levelFromRaw(raw: RawColumns, ps: ParamSet, width: number): Level {
+/** Raw readings folded into UTC buckets of `width` (the quarter-hour level). */
+export function levelFromRaw(raw: RawColumns, ps: ParamSet, width: number, rules: CounterRules): Level {
   const out = emptyLevel(ps);
   const ni = ps.instant.length;
   const nc = ps.counter.length;
   let k = -1;
   let cur = Number.NaN;
   for (let i = 0; i < raw.ts.length; i++) {
-    const b = floorTo(raw.ts[i] as number, width);
+    const ts = raw.ts[i] as number;
+    const b = floorTo(ts, width);
     if (b !== cur) {
       cur = b;
       k = pushBucket(out, b);
     }
     out.n[k] = (out.n[k] as number) + 1;
     for (let j = 0; j < ni; j++) {
-      const v = (raw.cols[j] as number[])[i] as number;
+      const v = (raw.cols[j] as ArrayLike<number>)[i] as number;
       if (Number.isNaN(v)) continue; // NaN: no value
       const sum = out.sum[j] as number[];
       const min = out.min[j] as number[];
@@ -133,24 +120,23 @@ export function levelFromRaw(raw: RawColumns, ps: ParamSet, width: number): Leve
       cnt[k] = (cnt[k] as number) + 1;
     }
     for (let j = 0; j < nc; j++) {
-      const v = (raw.cols[ni + j] as number[])[i] as number;
+      const v = (raw.cols[ni + j] as ArrayLike<number>)[i] as number;
       if (Number.isNaN(v)) continue;
-      const first = out.first[j] as number[];
-      const last = out.last[j] as number[];
-      if (Number.isNaN(first[k] as number)) first[k] = v;
-      else (out.delta[j] as number[])[k] = ((out.delta[j] as number[])[k] as number) + counterDelta(last[k] as number, v);
-      last[k] = v;
+      const runs = out.runs[j] as (CounterRun | null)[];
+      const r = runs[k];
+      if (r) extendRun(r, ts, v, rules);
+      else runs[k] = startRun(ts, v);
     }
   }
   return out;
 }
 
 /**
- * Children folded into parents (`parentOf` must not decrease over the children): sums, extremes and
- * counts add up; counter summaries join in time order (with the step between adjacent children), so a
- * parent is exactly what its raw readings would give.
+ * Children folded into parents in time order (`parentOf` must not decrease over the children): sums,
+ * extremes and counts add up, counter runs join, so a parent is exactly what its raw readings would give.
+ * A child may itself be a partly filled parent (a stored hour or day followed by later quarter-hours).
  */
-export function foldLevel(children: Level, ps: ParamSet, parentOf: (bucket: number) => number): Level {
+export function foldLevel(children: Level, ps: ParamSet, parentOf: (bucket: number) => number, rules: CounterRules): Level {
   const out = emptyLevel(ps);
   const ni = ps.instant.length;
   const nc = ps.counter.length;
@@ -177,101 +163,30 @@ export function foldLevel(children: Level, ps: ParamSet, parentOf: (bucket: numb
       (out.cnt[j] as number[])[k] = ((out.cnt[j] as number[])[k] as number) + c;
     }
     for (let j = 0; j < nc; j++) {
-      const cf = (children.first[j] as number[])[i] as number;
-      if (Number.isNaN(cf)) continue;
-      const first = out.first[j] as number[];
-      const last = out.last[j] as number[];
-      const delta = out.delta[j] as number[];
-      const cd = (children.delta[j] as number[])[i] as number;
-      if (Number.isNaN(first[k] as number)) {
-        first[k] = cf;
-        delta[k] = cd;
-      } else {
-        delta[k] = (delta[k] as number) + counterDelta(last[k] as number, cf) + cd;
-      }
-      last[k] = (children.last[j] as number[])[i] as number;
+      const child = (children.runs[j] as (CounterRun | null)[])[i] ?? null;
+      if (!child) continue;
+      const runs = out.runs[j] as (CounterRun | null)[];
+      runs[k] = joinRuns(runs[k] ?? null, child, rules);
     }
   }
   return out;
-}
-
-/** Stored rollup rows (as the database returns them, `bucket`, `n` and the set's columns) column-wise. */
-export function levelFromRows(rows: readonly Row[], ps: ParamSet): Level {
-  const out = emptyLevel(ps);
-  const inst = ps.instant.map((p) => [`${p}_sum`, `${p}_min`, `${p}_max`, `${p}_n`] as const);
-  const ctr = ps.counter.map((p) => [`${p}_first`, `${p}_last`, `${p}_delta`] as const);
-  for (const r of rows) {
-    const k = pushBucket(out, Number(r.bucket));
-    out.n[k] = Number(r.n);
-    inst.forEach(([s, lo, hi, c], j) => {
-      const cnt = num(r[c]);
-      if (!cnt) return;
-      (out.sum[j] as number[])[k] = Number(r[s]);
-      (out.min[j] as number[])[k] = Number(r[lo]);
-      (out.max[j] as number[])[k] = Number(r[hi]);
-      (out.cnt[j] as number[])[k] = cnt;
-    });
-    ctr.forEach(([f, l, d], j) => {
-      const first = num(r[f]);
-      if (first === null) return;
-      (out.first[j] as number[])[k] = first;
-      (out.last[j] as number[])[k] = num(r[l]) ?? first;
-      (out.delta[j] as number[])[k] = num(r[d]) ?? 0;
-    });
-  }
-  return out;
-}
-
-/** Rows as arrays in `bucket, n, <paramSetColumns>` order (the columnar read of a level) column-wise. */
-export function levelFromArrays(rows: readonly (readonly unknown[])[], ps: ParamSet): Level {
-  const out = emptyLevel(ps);
-  const ni = ps.instant.length;
-  const nc = ps.counter.length;
-  for (const r of rows) {
-    const k = pushBucket(out, Number(r[0]));
-    out.n[k] = Number(r[1]);
-    let o = 2;
-    for (let j = 0; j < ni; j++, o += 4) {
-      const cnt = num(r[o + 3]);
-      if (!cnt) continue;
-      (out.sum[j] as number[])[k] = Number(r[o]);
-      (out.min[j] as number[])[k] = Number(r[o + 1]);
-      (out.max[j] as number[])[k] = Number(r[o + 2]);
-      (out.cnt[j] as number[])[k] = cnt;
-    }
-    for (let j = 0; j < nc; j++, o += 3) {
-      const first = num(r[o]);
-      if (first === null) continue;
-      (out.first[j] as number[])[k] = first;
-      (out.last[j] as number[])[k] = num(r[o + 1]) ?? first;
-      (out.delta[j] as number[])[k] = num(r[o + 2]) ?? 0;
-    }
-  }
-  return out;
-}
-
-/** Counter `j`'s per-bucket summaries (null where the bucket has no reading of it). */
-export function counterSummaries(l: Level, j: number): (CounterSummary | null)[] {
-  const first = l.first[j] as number[];
-  const last = l.last[j] as number[];
-  const delta = l.delta[j] as number[];
-  return first.map((f, k) => (Number.isNaN(f) ? null : { first: f, last: last[k] as number, delta: delta[k] as number }));
 }
 
 function copyBucket(from: Level, i: number, to: Level): void {
   to.bucket.push(from.bucket[i] as number);
   to.n.push(from.n[i] as number);
-  const keys = ['sum', 'min', 'max', 'cnt', 'first', 'last', 'delta'] as const;
-  for (const key of keys) {
+  for (const key of ['sum', 'min', 'max', 'cnt'] as const) {
     const src = from[key];
     const dst = to[key];
     for (let j = 0; j < src.length; j++) (dst[j] as number[]).push((src[j] as number[])[i] as number);
   }
+  for (let j = 0; j < from.runs.length; j++) (to.runs[j] as (CounterRun | null)[]).push((from.runs[j] as (CounterRun | null)[])[i] ?? null);
 }
 
-/** Stored rows with the freshly computed buckets in place of the stored ones they replace, by bucket. */
+/** Stored buckets with the freshly computed ones in place of the stored ones they replace, by bucket. */
 export function overlayLevel(stored: Level, fresh: Level, ps: ParamSet): Level {
   if (stored.bucket.length === 0) return fresh;
+  if (fresh.bucket.length === 0) return stored;
   const out = emptyLevel(ps);
   let i = 0;
   let j = 0;
@@ -283,6 +198,16 @@ export function overlayLevel(stored: Level, fresh: Level, ps: ParamSet): Level {
       if (f === s) i++;
     } else copyBucket(stored, i++, out);
   }
+  return out;
+}
+
+/** `a` followed by `b` (every bucket of `a` at or before the first of `b`; equal buckets are kept twice, for a fold to join). */
+export function concatLevels(a: Level, b: Level, ps: ParamSet): Level {
+  if (a.bucket.length === 0) return b;
+  if (b.bucket.length === 0) return a;
+  const out = emptyLevel(ps);
+  for (let i = 0; i < a.bucket.length; i++) copyBucket(a, i, out);
+  for (let i = 0; i < b.bucket.length; i++) copyBucket(b, i, out);
   return out;
 }
 
@@ -298,37 +223,9 @@ export function sliceLevel(l: Level, lo: number, hi: number, ps: ParamSet): Leve
   return out;
 }
 
-/**
- * Writes bucket `k` of `l` into `out` from `offset` in `paramSetColumns` order (null for no value);
- * returns the next offset. One reused array per statement keeps the write loop allocation-free.
- */
-export function fillLevelRow(l: Level, k: number, out: unknown[], offset: number): number {
-  let o = offset;
-  for (let j = 0; j < l.sum.length; j++) {
-    const c = (l.cnt[j] as number[])[k] as number;
-    if (c === 0) {
-      out[o++] = null;
-      out[o++] = null;
-      out[o++] = null;
-      out[o++] = null;
-    } else {
-      out[o++] = (l.sum[j] as number[])[k] as number;
-      out[o++] = (l.min[j] as number[])[k] as number;
-      out[o++] = (l.max[j] as number[])[k] as number;
-      out[o++] = c;
-    }
-  }
-  for (let j = 0; j < l.first.length; j++) {
-    const f = (l.first[j] as number[])[k] as number;
-    if (Number.isNaN(f)) {
-      out[o++] = null;
-      out[o++] = null;
-      out[o++] = null;
-    } else {
-      out[o++] = f;
-      out[o++] = (l.last[j] as number[])[k] as number;
-      out[o++] = (l.delta[j] as number[])[k] as number;
-    }
-  }
-  return o;
+/** Counter `j`'s runs joined over the whole level (null: no reading). */
+export function joinedRun(l: Level, j: number, rules: CounterRules): CounterRun | null {
+  let acc: CounterRun | null = null;
+  for (const r of l.runs[j] ?? []) acc = joinRuns(acc, r, rules);
+  return acc;
 }

@@ -1,40 +1,39 @@
 import {
   billingPeriod,
-  COUNTER_PARAMETERS,
-  counterDelta,
+  type CounterRun,
   type EnergyDirection,
   type EnergyResponse,
+  isReset,
+  joinRuns,
   localDayStarts,
   PARAMETER_NAMES,
   parameterInfo,
   type ReadingInterval,
   type ReadingsResponse,
   roundEnergy,
+  runEnergy,
+  runOf,
   type Series,
-  spansEnergy,
+  spreadEnergy,
   startOfLocalDay,
   startOfLocalMonth,
   startOfLocalYear,
+  stepEnergy,
 } from '@phasewatch/shared';
-import type { PackedLevel } from './readings.packed.js';
-import type { ReadingsRepository } from './readings.repository.js';
+import { endOfDay, type ReadingsRepository } from './readings.repository.js';
 import {
-  counterSummaries,
+  concatLevels,
+  emptyLevel,
   floorTo,
   foldLevel,
   H1,
+  joinedRun,
   type Level,
   levelFromRaw,
-  M5,
   M15,
   type ParamSet,
   paramSetOf,
-  type RawColumns,
-  sliceLevel,
 } from './readings.rollup.js';
-
-const isCounter = (p: string) => COUNTER_PARAMETERS.includes(p);
-const n = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
 export interface ReadingsQueryInput {
   from: number;
@@ -51,6 +50,18 @@ export interface EnergyDeviceInfo {
   billingPeriodMonths: number;
 }
 
+/** "Rollups hold nothing": every bucket computed from raw rows (the reference the rollups must equal). */
+const RAW_ONLY = Number.NEGATIVE_INFINITY;
+/** Reads retried when a compaction moved the watermark while they ran (it moves about once an hour). */
+const READ_ATTEMPTS = 4;
+
+/** Decimals of bucket averages: a little finer than meters send, never 17 digits. */
+const AVERAGE_DECIMALS: Record<string, number> = { W: 2, V: 2, A: 3, Hz: 3, '°C': 2, dBm: 1, '': 3, kWh: 6, kvarh: 6 };
+const roundTo = (x: number, decimals: number) => {
+  const f = 10 ** decimals;
+  return Math.round(x * f) / f;
+};
+
 /** First bucket start of a query: rollup buckets are whole 15 / 30 / 60 minutes (UTC) or local days. */
 function alignedFrom(from: number, interval: ReadingInterval, tz: string): number {
   if (interval === '24h') return startOfLocalDay(from, tz);
@@ -60,124 +71,282 @@ function alignedFrom(from: number, interval: ReadingInterval, tz: string): numbe
   return from;
 }
 
-/** Series of a level's buckets, in the order of `params` (every one of them in `ps`). */
-function seriesOf(l: Level, ps: ParamSet, params: readonly string[], prev: Record<string, number | null>): Record<string, Series> {
-  const series: Record<string, Series> = {};
-  for (const p of params) {
-    const unit = parameterInfo(p)?.unit ?? '';
-    if (isCounter(p)) {
-      const j = ps.counter.indexOf(p);
-      const sums = counterSummaries(l, j);
-      const energy = spansEnergy(prev[p], sums);
-      series[p] = { kind: 'counter', unit, delta: sums.map((x, i) => (x === null ? null : roundEnergy(energy[i] ?? 0))) };
-    } else {
-      const j = ps.instant.indexOf(p);
-      const cnt = l.cnt[j] as number[];
-      const sum = l.sum[j] as number[];
-      const lo = l.min[j] as number[];
-      const hi = l.max[j] as number[];
-      // Filled by index, so a series without gaps stays an unboxed double array.
-      const len = cnt.length;
-      const avg = new Array<number | null>(len);
-      const min = new Array<number | null>(len);
-      const max = new Array<number | null>(len);
-      for (let k = 0; k < len; k++) {
-        const c = cnt[k] as number;
-        if (c) {
-          avg[k] = (sum[k] as number) / c;
-          min[k] = lo[k] as number;
-          max[k] = hi[k] as number;
-        } else avg[k] = min[k] = max[k] = null;
-      }
-      series[p] = { kind: 'instant', unit, avg, min, max };
-    }
+/** Bucket edges of a query: every bucket start from `from` while before `to`, then the end of the last one. */
+function gridOf(from: number, to: number, interval: Exclude<ReadingInterval, 'raw'>, tz: string): number[] {
+  if (interval === '24h') {
+    const days = localDayStarts(from, to, tz);
+    return [...days, endOfDay(days[days.length - 1] ?? from, tz)];
   }
-  return series;
+  const width = interval === '1h' ? H1 : interval === '30m' ? 2 * M15 : M15;
+  const edges: number[] = [];
+  for (let t = from; t < to; t += width) edges.push(t);
+  edges.push((edges[edges.length - 1] ?? from) + width);
+  return edges;
 }
 
-/** Columnar readings and energy figures, read from rollups for everything but raw. */
+/** Parent of a bucket among `edges` (sorted): the last edge at or before it. Successive calls must not go back. */
+function edgeFinder(edges: readonly number[]): (t: number) => number {
+  let e = 0;
+  return (t) => {
+    while (e + 1 < edges.length && t >= (edges[e + 1] as number)) e++;
+    return edges[e] as number;
+  };
+}
+
+/**
+ * Columnar readings and energy figures. Buckets come from stored rollups below the device's watermark
+ * and from raw rows above it (see readings.repository.ts), joined with the same folds that maintain the
+ * rollups, so an answer does not depend on where the watermark stands. Energy follows the rules of
+ * packages/shared/src/energy/counter.ts: each bucket holds E(end) − E(start).
+ */
 export class ReadingsService {
   constructor(private readonly repo: ReadingsRepository) {}
+
+  private get rules() {
+    return this.repo.rules;
+  }
 
   /** Local-day rollups in `tz`, rebuilt first when the owner changed timezone since they were built. */
   private async ensureDays(deviceId: number, tz: string): Promise<void> {
     if (await this.repo.dayLevelStale(deviceId, tz)) await this.repo.rebuildDays(deviceId, tz);
   }
 
+  /**
+   * Runs a read against the watermark it starts with, again if a compaction moved it meanwhile (the
+   * stored rows and the raw rows would otherwise overlap or miss an hour).
+   */
+  private async atWatermark<T>(deviceId: number, read: (w: number) => Promise<T>): Promise<T> {
+    let w = await this.repo.watermark(deviceId);
+    for (let attempt = 1; ; attempt++) {
+      const out = await read(w);
+      const now = await this.repo.watermark(deviceId);
+      if (now === w || attempt >= READ_ATTEMPTS) return out;
+      w = now;
+    }
+  }
+
   async readings(deviceId: number, tz: string, q: ReadingsQueryInput): Promise<ReadingsResponse> {
     if (q.interval === 'raw') return this.rawReadings(deviceId, tz, q);
-    let source: PackedLevel | 'day';
-    const from = alignedFrom(q.from, q.interval, tz);
-    if (q.interval === '24h') {
-      await this.ensureDays(deviceId, tz);
-      source = 'day';
-    } else if (q.interval === '1h') source = '1h';
-    else source = '15m';
-    const params = q.params ?? (await this.repo.presentIn(source, deviceId, from, q.to));
-    const ps = paramSetOf(new Set(params));
-    let level = await this.repo.levelOf(source, deviceId, from, q.to, ps, tz);
-    if (q.interval === '30m') level = foldLevel(level, ps, (t) => floorTo(t, 2 * M15));
-    const counters = params.filter(isCounter);
-    const prev = counters.length ? await this.repo.lastCountersBefore(deviceId, from, counters) : {};
-    return { interval: q.interval, from, to: q.to, timezone: tz, ts: level.bucket, series: seriesOf(level, ps, params, prev) };
+    if (q.interval === '24h') await this.ensureDays(deviceId, tz);
+    return this.atWatermark(deviceId, (w) => this.bucketed(deviceId, tz, q, w));
   }
 
   /**
    * The same answer as `readings` for a rollup interval, computed from raw rows alone (folded with the
-   * code that maintains the rollups, 5-minute buckets first, so every figure is bit-identical when the
-   * stored rollups are right). What a store without rollups would have to do on every request: the
-   * rollups benchmark times it against `readings`, and a mismatch there means stored rollups drifted.
+   * code that maintains the rollups, so every figure is bit-identical when the stored rollups are right).
+   * What a store without rollups would have to do on every request: the rollups benchmark times it
+   * against `readings`, and a mismatch there means stored rollups drifted.
    */
   async readingsFromRaw(deviceId: number, tz: string, q: ReadingsQueryInput & { params: string[] }): Promise<ReadingsResponse> {
     if (q.interval === 'raw') return this.rawReadings(deviceId, tz, q);
-    const from = alignedFrom(q.from, q.interval, tz);
-    // A bucket starting before `to` holds readings up to its own end, as its stored rollup row does.
-    let dayEdges: number[] = [];
-    let end: number;
-    if (q.interval === '24h') {
-      dayEdges = localDayStarts(from, q.to, tz);
-      end = startOfLocalDay((dayEdges[dayEdges.length - 1] ?? from) + 26 * H1, tz);
-      dayEdges.push(end);
-    } else {
-      const width = q.interval === '1h' ? H1 : q.interval === '30m' ? 2 * M15 : M15;
-      end = floorTo(q.to - 1, width) + width;
-    }
-    const ps = paramSetOf(new Set(q.params));
+    return this.bucketed(deviceId, tz, q, RAW_ONLY);
+  }
+
+  /** Quarter-hours in [lo, hi): stored below `w`, from raw rows above it. */
+  private async quarters(deviceId: number, lo: number, hi: number, ps: ParamSet, w: number): Promise<Level> {
+    if (lo >= hi) return emptyLevel(ps);
+    const stored = w > lo ? await this.repo.levelOf('15m', deviceId, lo, Math.min(hi, w), ps) : emptyLevel(ps);
+    if (w >= hi) return stored;
     const names = [...ps.instant, ...ps.counter];
-    const rawRows = await this.repo.raw(deviceId, from, end, names);
-    const raw: RawColumns = { ts: rawRows.map((r) => Number(r.ts)), cols: names.map((p) => rawRows.map((r) => n(r[p]) ?? Number.NaN)) };
-    const m15 = foldLevel(levelFromRaw(raw, ps, M5), ps, (t) => floorTo(t, M15));
-    let level: Level;
-    if (q.interval === '24h') {
-      let e = 0;
-      level = foldLevel(m15, ps, (t) => {
-        while (t >= (dayEdges[e + 1] as number)) e++;
-        return dayEdges[e] as number;
-      });
-    } else if (q.interval === '1h') level = foldLevel(m15, ps, (t) => floorTo(t, H1));
-    else if (q.interval === '30m') level = foldLevel(m15, ps, (t) => floorTo(t, 2 * M15));
-    else level = m15;
-    level = sliceLevel(level, from, q.to, ps);
-    const counters = q.params.filter(isCounter);
-    const prev = counters.length ? await this.repo.lastRawCountersBefore(deviceId, from, counters) : {};
-    return { interval: q.interval, from, to: q.to, timezone: tz, ts: level.bucket, series: seriesOf(level, ps, q.params, prev) };
+    const raw = await this.repo.raw(deviceId, Math.max(lo, w), hi, names);
+    return concatLevels(stored, levelFromRaw(raw, ps, M15, this.rules), ps);
+  }
+
+  /** Buckets of `edges` (bucket starts plus the last end) for an interval, stored rollups and raw rows joined. */
+  private async levelFor(
+    deviceId: number,
+    interval: Exclude<ReadingInterval, 'raw'>,
+    edges: readonly number[],
+    ps: ParamSet,
+    w: number,
+    tz: string,
+  ): Promise<Level> {
+    const from = edges[0] as number;
+    const end = edges[edges.length - 1] as number;
+    if (interval === '15m') return this.quarters(deviceId, from, end, ps, w);
+    if (interval === '30m') return foldLevel(await this.quarters(deviceId, from, end, ps, w), ps, (t) => floorTo(t, 2 * M15), this.rules);
+    // Stored hours or days below the watermark, then the quarter-hours above it folded in: a day the
+    // watermark cuts is its stored part joined with its later quarter-hours.
+    const source = interval === '1h' ? '1h' : 'day';
+    const stored = w > from ? await this.repo.levelOf(source, deviceId, from, Math.min(end, w), ps, tz) : emptyLevel(ps);
+    const tail = await this.quarters(deviceId, Math.max(from, w), end, ps, w);
+    const all = concatLevels(stored, tail, ps);
+    return foldLevel(all, ps, interval === '1h' ? (t) => floorTo(t, H1) : edgeFinder(edges), this.rules);
+  }
+
+  /**
+   * Per counter, the run of readings just before `from` that energy continues from: the last hour holding
+   * a reading of it before the hour of `from`, joined with the quarter-hours from that hour's start to
+   * `from`. (The "highest value seen" of the jitter rule looks back this far.)
+   */
+  private async runsBefore(deviceId: number, from: number, ps: ParamSet, w: number): Promise<Map<string, CounterRun>> {
+    const out = new Map<string, CounterRun>();
+    if (ps.counter.length === 0) return out;
+    const h0 = floorTo(from, H1);
+    const counterSet = paramSetOf(ps.counter);
+    const lastHour = new Map<string, CounterRun>();
+    if (w < h0) {
+      const found = await this.repo.lastRaw(deviceId, ps.counter, w === RAW_ONLY ? 0 : w, h0);
+      for (const [c, r] of found) {
+        const hour = floorTo(r.ts, H1);
+        const one = paramSetOf([c]);
+        const run = joinedRun(await this.quarters(deviceId, hour, hour + H1, one, w), 0, this.rules);
+        if (run) lastHour.set(c, run);
+      }
+    }
+    const missing = ps.counter.filter((c) => !lastHour.has(c));
+    if (missing.length > 0 && w !== RAW_ONLY) {
+      for (const [c, r] of await this.repo.lastStoredHour(deviceId, missing, Math.min(h0, w))) lastHour.set(c, r);
+    }
+    const lead = await this.quarters(deviceId, h0, from, counterSet, w);
+    counterSet.counter.forEach((c, j) => {
+      const run = joinRuns(lastHour.get(c) ?? null, joinedRun(lead, j, this.rules), this.rules);
+      if (run) out.set(c, run);
+    });
+    return out;
+  }
+
+  /** Per counter, its first reading at or after `end`. */
+  private async readingsAfter(deviceId: number, end: number, counters: readonly string[], w: number) {
+    const out = new Map<string, { ts: number; value: number }>();
+    if (counters.length === 0) return out;
+    let missing = counters;
+    if (end < w) {
+      for (const [c, r] of await this.repo.firstStoredQuarter(deviceId, counters, end, w)) out.set(c, { ts: r.firstTs, value: r.first });
+      missing = counters.filter((c) => !out.has(c));
+    }
+    if (missing.length > 0) for (const [c, r] of await this.repo.firstRaw(deviceId, missing, Math.max(end, w))) out.set(c, r);
+    return out;
+  }
+
+  /** Parameters with data in [from, end): stored rollups below `w`, raw rows above. */
+  private async present(deviceId: number, source: '15m' | '1h' | 'day', from: number, end: number, w: number): Promise<string[]> {
+    const found = new Set<string>();
+    if (w > from) for (const p of await this.repo.presentIn(source, deviceId, from, Math.min(end, w))) found.add(p);
+    if (w < end) for (const p of await this.repo.presentInRaw(deviceId, Math.max(from, w), end)) found.add(p);
+    return PARAMETER_NAMES.filter((p) => found.has(p));
+  }
+
+  private async bucketed(deviceId: number, tz: string, q: ReadingsQueryInput, w: number): Promise<ReadingsResponse> {
+    const interval = q.interval as Exclude<ReadingInterval, 'raw'>;
+    const from = alignedFrom(q.from, interval, tz);
+    const edges = gridOf(from, q.to, interval, tz);
+    const end = edges[edges.length - 1] as number;
+    const source = interval === '24h' ? 'day' : interval === '1h' ? '1h' : '15m';
+    // Only what the device sent in the range: asked-for parameters it never sent are left out.
+    const present = await this.present(deviceId, source, from, end, w);
+    const params = q.params ? q.params.filter((p) => present.includes(p)) : present;
+    const ps = paramSetOf(params);
+    const level = await this.levelFor(deviceId, interval, edges, ps, w, tz);
+    const before = await this.runsBefore(deviceId, from, ps, w);
+    const after = await this.readingsAfter(deviceId, end, ps.counter, w);
+    return this.answer(q.interval, from, q.to, tz, edges, level, ps, params, before, after);
+  }
+
+  /** The answer's buckets: those with readings, and those a counter's energy reaches (a gap spread over them). */
+  private answer(
+    interval: ReadingInterval,
+    from: number,
+    to: number,
+    tz: string,
+    edges: readonly number[],
+    level: Level,
+    ps: ParamSet,
+    params: readonly string[],
+    before: Map<string, CounterRun>,
+    after: Map<string, { ts: number; value: number }>,
+  ): ReadingsResponse {
+    const nb = edges.length - 1;
+    // Grid position of each level bucket.
+    const at = new Array<number>(nb).fill(-1);
+    let g = 0;
+    level.bucket.forEach((b, k) => {
+      while (g < nb && (edges[g] as number) < b) g++;
+      if (edges[g] === b) at[g] = k;
+    });
+    const spreads = ps.counter.map((c, j) => {
+      const runs = at.map((k) => (k < 0 ? null : ((level.runs[j] as (CounterRun | null)[])[k] ?? null)));
+      return { runs, ...spreadEnergy(edges, runs, before.get(c) ?? null, after.get(c) ?? null, this.rules) };
+    });
+    const keep: number[] = [];
+    for (let i = 0; i < nb; i++) {
+      if ((at[i] as number) >= 0 || spreads.some((s) => (s.energy[i] as number) > 0 || s.estimated[i])) keep.push(i);
+    }
+    const series: Record<string, Series> = {};
+    for (const p of params) {
+      const info = parameterInfo(p);
+      const unit = info?.unit ?? '';
+      const jc = ps.counter.indexOf(p);
+      if (jc >= 0) {
+        const s = spreads[jc] as (typeof spreads)[number];
+        const estimated: number[] = [];
+        const delta = keep.map((i, o) => {
+          if (s.estimated[i]) estimated.push(o);
+          const e = s.energy[i] as number;
+          return e === 0 && !s.runs[i] && !s.estimated[i] ? null : roundEnergy(e);
+        });
+        series[p] = { kind: 'counter', unit, delta, ...(estimated.length ? { estimated } : {}) };
+        continue;
+      }
+      const j = ps.instant.indexOf(p);
+      const cnt = level.cnt[j] as number[];
+      const sum = level.sum[j] as number[];
+      const lo = level.min[j] as number[];
+      const hi = level.max[j] as number[];
+      const decimals = AVERAGE_DECIMALS[unit] ?? 3;
+      const len = keep.length;
+      const avg = new Array<number | null>(len);
+      const min = new Array<number | null>(len);
+      const max = new Array<number | null>(len);
+      for (let o = 0; o < len; o++) {
+        const k = at[keep[o] as number] as number;
+        const c = k < 0 ? 0 : (cnt[k] as number);
+        if (c) {
+          avg[o] = roundTo((sum[k] as number) / c, decimals);
+          min[o] = lo[k] as number;
+          max[o] = hi[k] as number;
+        } else avg[o] = min[o] = max[o] = null;
+      }
+      series[p] = { kind: 'instant', unit, avg, min, max };
+    }
+    return { interval, from, to, timezone: tz, ts: keep.map((i) => edges[i] as number), series };
   }
 
   private async rawReadings(deviceId: number, tz: string, q: ReadingsQueryInput): Promise<ReadingsResponse> {
-    const params = q.params ?? PARAMETER_NAMES;
-    const rows = await this.repo.raw(deviceId, q.from, q.to, params);
-    const present = q.params ?? params.filter((p) => rows.some((r) => r[p] !== null && r[p] !== undefined));
-    const counters = present.filter(isCounter);
-    const prev = counters.length ? await this.repo.lastRawCountersBefore(deviceId, q.from, counters) : {};
+    const asked = q.params ?? PARAMETER_NAMES;
+    const rows = await this.repo.raw(deviceId, q.from, q.to, asked);
+    // Only parameters the device sent in the range.
+    const present = asked.filter((_, j) => (rows.cols[j] as Float64Array).some((v) => !Number.isNaN(v)));
+    const counters = present.filter((p) => parameterInfo(p)?.kind === 'counter');
+    // The state each counter continues from: its readings since the start of the hour of its last reading before `from`.
+    const states = new Map<string, CounterRun>();
+    for (const [c, r] of await this.repo.lastRaw(deviceId, counters, 0, q.from)) {
+      const lead = await this.repo.raw(deviceId, floorTo(r.ts, H1), q.from, [c]);
+      const col = lead.cols[0] as Float64Array;
+      const ts = lead.ts.filter((_, i) => !Number.isNaN(col[i] as number));
+      const run = runOf(
+        ts,
+        col.filter((v) => !Number.isNaN(v)),
+        this.rules,
+      );
+      if (run) states.set(c, run);
+    }
     const series: Record<string, Series> = {};
     for (const p of present) {
       const unit = parameterInfo(p)?.unit ?? '';
-      const values = rows.map((r) => n(r[p]));
-      if (isCounter(p)) {
-        let last = prev[p] ?? null;
+      const col = rows.cols[asked.indexOf(p)] as Float64Array;
+      const values = Array.from(col, (v) => (Number.isNaN(v) ? null : v));
+      if (counters.includes(p)) {
+        const s = states.get(p);
+        let last = s ? s.last : Number.NaN;
+        let top = s ? s.top : Number.NaN;
         const delta = values.map((v) => {
           if (v === null) return null;
-          const d = counterDelta(last, v);
+          let d = 0;
+          if (!Number.isNaN(last)) {
+            d = stepEnergy(last, top, v, this.rules);
+            top = isReset(last, v, this.rules) ? v : Math.max(top, v);
+          } else top = v;
           last = v;
           return roundEnergy(d);
         });
@@ -186,62 +355,84 @@ export class ReadingsService {
         series[p] = { kind: 'raw', unit, values };
       }
     }
-    return { interval: 'raw', from: q.from, to: q.to, timezone: tz, ts: rows.map((r) => r.ts as number), series };
+    return { interval: 'raw', from: q.from, to: q.to, timezone: tz, ts: rows.ts, series };
   }
 
   /**
    * The counters energy figures come from: the 3-phase total when the device sends it, else the per-phase
    * counters (eai1…eai3 for import, eae1…eae3 for export).
    */
-  private async energySource(deviceId: number, direction: EnergyDirection): Promise<string[]> {
+  private async energySource(deviceId: number, direction: EnergyDirection, w: number): Promise<string[]> {
     const total = `energy3phases_${direction}`;
     const phases = [1, 2, 3].map((n) => `${direction === 'import' ? 'eai' : 'eae'}${n}`);
-    const present = await this.repo.presentIn('1h', deviceId, 0, Number.MAX_SAFE_INTEGER, [total, ...phases]);
-    return present.includes(total) ? [total] : phases.filter((p) => present.includes(p));
-  }
-
-  /** Energy of each bucket (summed over the source counters) given buckets in order from the very first. */
-  private bucketEnergy(l: Level, ps: ParamSet): number[] {
-    const out = new Array<number>(l.bucket.length).fill(0);
-    ps.counter.forEach((_, j) => {
-      spansEnergy(null, counterSummaries(l, j)).forEach((e, i) => {
-        out[i] = (out[i] ?? 0) + e;
-      });
-    });
-    return out;
+    const candidates = [total, ...phases];
+    const present = new Set(await this.repo.presentIn('1h', deviceId, 0, Number.MAX_SAFE_INTEGER, candidates));
+    for (const p of await this.repo.presentInRaw(deviceId, w, Number.MAX_SAFE_INTEGER)) present.add(p);
+    return present.has(total) ? [total] : phases.filter((p) => present.has(p));
   }
 
   /** Measured active energy of a device over all its data (kWh), imported or (producers) exported. */
   async totalEnergy(deviceId: number, direction: EnergyDirection): Promise<number> {
-    const sources = await this.energySource(deviceId, direction);
-    if (sources.length === 0) return 0;
-    const ps = paramSetOf(new Set(sources));
-    const level = await this.repo.levelOf('1h', deviceId, 0, Number.MAX_SAFE_INTEGER, ps);
-    return roundEnergy(this.bucketEnergy(level, ps).reduce((a, b) => a + b, 0));
+    return this.atWatermark(deviceId, async (w) => {
+      const sources = await this.energySource(deviceId, direction, w);
+      if (sources.length === 0) return 0;
+      const ps = paramSetOf(sources);
+      const stored = w > 0 ? await this.repo.levelOf('1h', deviceId, 0, w, ps) : emptyLevel(ps);
+      const all = concatLevels(stored, await this.quarters(deviceId, w, Number.MAX_SAFE_INTEGER, ps, w), ps);
+      let total = 0;
+      ps.counter.forEach((_, j) => {
+        const run = joinedRun(all, j, this.rules);
+        if (run) total += runEnergy(run);
+      });
+      return roundEnergy(total);
+    });
   }
 
   async energy(deviceId: number, tz: string, device: EnergyDeviceInfo, now: number): Promise<EnergyResponse> {
     await this.ensureDays(deviceId, tz);
-    const sources = await this.energySource(deviceId, device.direction);
-    const ps = paramSetOf(new Set(sources));
-    const days = await this.repo.levelOf('day', deviceId, 0, Number.MAX_SAFE_INTEGER, ps, tz);
-    const perDay = this.bucketEnergy(days, ps);
-    const sum = (from: number, to: number) =>
-      roundEnergy(days.bucket.reduce((acc, b, i) => (b >= from && b < to ? acc + (perDay[i] ?? 0) : acc), 0));
-    const span = (from: number, to: number) => ({ from, to, energyKwh: sum(from, to) });
-    const day = startOfLocalDay(now, tz);
-    const billing = billingPeriod(now, tz, device.billingStartDate, device.billingPeriodMonths);
-    const measured = roundEnergy(perDay.reduce((a, b) => a + b, 0));
-    return {
-      timezone: tz,
-      source: sources.length ? sources.join('+') : 'none',
-      meterValueKwh: device.meterValueKwh,
-      measuredTotalKwh: measured,
-      today: span(day, now + 1),
-      month: span(startOfLocalMonth(now, tz), now + 1),
-      year: span(startOfLocalYear(now, tz), now + 1),
-      total: roundEnergy(measured + device.meterValueKwh),
-      billingPeriod: span(billing.start, billing.end),
-    };
+    return this.atWatermark(deviceId, async (w) => {
+      const sources = await this.energySource(deviceId, device.direction, w);
+      const ps = paramSetOf(sources);
+      const stored = w > 0 ? await this.repo.levelOf('day', deviceId, 0, w, ps, tz) : emptyLevel(ps);
+      const tail = await this.quarters(deviceId, w, Number.MAX_SAFE_INTEGER, ps, w);
+      const firstBucket = stored.bucket[0] ?? tail.bucket[0];
+      const lastBucket = tail.bucket[tail.bucket.length - 1] ?? stored.bucket[stored.bucket.length - 1];
+      let days: number[] = [];
+      let perDay: number[] = [];
+      if (firstBucket !== undefined && lastBucket !== undefined) {
+        const edges = [...localDayStarts(firstBucket, lastBucket + 1, tz), endOfDay(lastBucket, tz)];
+        const level = foldLevel(concatLevels(stored, tail, ps), ps, edgeFinder(edges), this.rules);
+        days = edges.slice(0, -1);
+        perDay = days.map(() => 0);
+        // Days without a reading of a counter still take their share of a gap.
+        const at = new Map(level.bucket.map((b, k) => [b, k]));
+        ps.counter.forEach((_, j) => {
+          const runs = days.map((d) => {
+            const k = at.get(d);
+            return k === undefined ? null : ((level.runs[j] as (CounterRun | null)[])[k] ?? null);
+          });
+          spreadEnergy(edges, runs, null, null, this.rules).energy.forEach((e, i) => {
+            perDay[i] = (perDay[i] as number) + e;
+          });
+        });
+      }
+      const sum = (from: number, to: number) =>
+        roundEnergy(days.reduce((acc, b, i) => (b >= from && b < to ? acc + (perDay[i] ?? 0) : acc), 0));
+      const span = (from: number, to: number) => ({ from, to, energyKwh: sum(from, to) });
+      const day = startOfLocalDay(now, tz);
+      const billing = billingPeriod(now, tz, device.billingStartDate, device.billingPeriodMonths);
+      const measured = roundEnergy(perDay.reduce((a, b) => a + b, 0));
+      return {
+        timezone: tz,
+        source: sources.length ? sources.join('+') : 'none',
+        meterValueKwh: device.meterValueKwh,
+        measuredTotalKwh: measured,
+        today: span(day, now + 1),
+        month: span(startOfLocalMonth(now, tz), now + 1),
+        year: span(startOfLocalYear(now, tz), now + 1),
+        total: roundEnergy(measured + device.meterValueKwh),
+        billingPeriod: span(billing.start, billing.end),
+      };
+    });
   }
 }

@@ -1,8 +1,10 @@
 import { Worker } from 'node:worker_threads';
+import type { CounterRules } from '@phasewatch/shared';
 
 /** The writes the thread runs, by name, with their arguments (see readings.writer.worker.ts). */
 export interface WriterOps {
   write: [batches: import('./readings.repository.js').ColumnarBatch[]];
+  compactDue: [target: number, budgetMs: number];
   rebuildDays: [deviceId: number, tz: string];
   deleteDevice: [deviceId: number];
   deleteRawBefore: [cutoff: number, deviceIds: number[]];
@@ -14,10 +16,10 @@ export interface WriterRequest {
   args: unknown[];
 }
 
-export type WriterReply = { id: number; ok: true } | { id: number; ok: false; message: string; stack?: string };
+export type WriterReply = { id: number; ok: true; value?: unknown } | { id: number; ok: false; message: string; stack?: string };
 
 interface Pending {
-  resolve: () => void;
+  resolve: (value: unknown) => void;
   reject: (err: Error) => void;
 }
 
@@ -36,7 +38,10 @@ export class WriterThread {
   private nextId = 1;
   private closed = false;
 
-  constructor(private readonly file: string) {}
+  constructor(
+    private readonly file: string,
+    private readonly rules: CounterRules,
+  ) {}
 
   private start(): Worker {
     // Under tsx or vitest this module is TypeScript: the thread needs the same loader for its entry.
@@ -46,14 +51,14 @@ export class WriterThread {
     const worker = ts
       ? new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); });`, {
           eval: true,
-          workerData: { file: this.file },
+          workerData: { file: this.file, rules: this.rules },
         })
-      : new Worker(entry, { workerData: { file: this.file } });
+      : new Worker(entry, { workerData: { file: this.file, rules: this.rules } });
     worker.on('message', (reply: WriterReply) => {
       const p = this.pending.get(reply.id);
       if (!p) return;
       this.pending.delete(reply.id);
-      if (reply.ok) p.resolve();
+      if (reply.ok) p.resolve(reply.value);
       else {
         const err = new Error(reply.message);
         if (reply.stack) err.stack = reply.stack;
@@ -71,12 +76,12 @@ export class WriterThread {
     return worker;
   }
 
-  /** Runs a write on the thread; resolves after its commit. `transfer`: buffers handed over, not copied. */
-  call<K extends keyof WriterOps>(op: K, args: WriterOps[K], transfer: ArrayBuffer[] = []): Promise<void> {
+  /** Runs a write on the thread; resolves after its commit (with what it returns). `transfer`: buffers handed over, not copied. */
+  call<K extends keyof WriterOps>(op: K, args: WriterOps[K], transfer: ArrayBuffer[] = []): Promise<unknown> {
     if (this.closed) return Promise.reject(new Error('readings writer thread is closed'));
     const worker = this.worker ?? this.start();
     const id = this.nextId++;
-    return new Promise<void>((resolve, reject) => {
+    return new Promise<unknown>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       worker.postMessage({ id, op, args } satisfies WriterRequest, transfer);
     });
@@ -89,8 +94,8 @@ export class WriterThread {
       (p) =>
         new Promise<void>((done) => {
           const { resolve, reject } = p;
-          p.resolve = () => {
-            resolve();
+          p.resolve = (value) => {
+            resolve(value);
             done();
           };
           p.reject = (err) => {

@@ -1,10 +1,11 @@
 import { parentPort, workerData } from 'node:worker_threads';
+import type { CounterRules } from '@phasewatch/shared';
 import { openSqliteFile, type Storage } from '../../storage/database.js';
 import { ReadingsRepository } from './readings.repository.js';
 import type { WriterOps, WriterReply, WriterRequest } from './readings.writer-thread.js';
 
 /** The readings writer thread (see readings.writer-thread.ts): its own connection, the repository's SQLite writes. */
-const { file } = workerData as { file: string };
+const { file, rules } = workerData as { file: string; rules: CounterRules };
 const sqlite = openSqliteFile(file);
 const storage = {
   dialect: 'sqlite',
@@ -14,7 +15,7 @@ const storage = {
   db: null,
   close: async () => sqlite.close(),
 } as unknown as Storage;
-const repo = new ReadingsRepository(storage);
+const repo = new ReadingsRepository(storage, { rules });
 
 const port = parentPort;
 if (!port) throw new Error('readings.writer.worker runs as a worker thread');
@@ -23,12 +24,14 @@ if (!port) throw new Error('readings.writer.worker runs as a worker thread');
 async function run({ id, op, args }: WriterRequest): Promise<void> {
   let reply: WriterReply;
   try {
+    let value: unknown;
     if (op === 'write') await repo.writeColumnar(...(args as WriterOps['write']));
+    else if (op === 'compactDue') value = await repo.compactDue(...(args as WriterOps['compactDue']));
     else if (op === 'rebuildDays') await repo.rebuildDays(...(args as WriterOps['rebuildDays']));
     else if (op === 'deleteDevice') await repo.deleteDevice(...(args as WriterOps['deleteDevice']));
     else if (op === 'deleteRawBefore') await repo.deleteRawBefore(...(args as WriterOps['deleteRawBefore']));
     else throw new Error(`unknown writer operation ${String(op)}`);
-    reply = { id, ok: true };
+    reply = { id, ok: true, value };
   } catch (err) {
     const e = err instanceof Error ? err : new Error(String(err));
     reply = { id, ok: false, message: e.message, ...(e.stack ? { stack: e.stack } : {}) };

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
-import { RAW_COLUMNS, ROLLUP_COLUMNS } from '../../modules/readings/readings.columns.js';
 import { bigint } from '../columns.js';
 import type { Dialect } from '../database.js';
+import { RAW_COLUMNS, ROLLUP_COLUMNS } from './legacy/v1-columns.js';
 
 /**
  * Columns come from the parameter catalogue as it is when this runs; a parameter added later needs

@@ -1,7 +1,9 @@
 import { zonedTimeToUtc } from '@phasewatch/shared';
 import { type Kysely, sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ReadingsRepository } from '../../modules/readings/readings.repository.js';
+import { createTestDatabase, DIALECTS, packedRollupRows } from '../../test/storage.js';
+import { openStorage } from '../database.js';
+import { migrateToLatest } from '../migrate.js';
 import {
   fillLevelRow,
   floorTo,
@@ -11,12 +13,10 @@ import {
   levelFromRaw,
   M5,
   M15,
+  packedWrites,
   paramSetColumns,
   paramSetOf,
-} from '../../modules/readings/readings.rollup.js';
-import { createTestDatabase, DIALECTS, packedRollupRows } from '../../test/storage.js';
-import { openStorage } from '../database.js';
-import { migrateToLatest } from '../migrate.js';
+} from './legacy/v1-rollups.js';
 
 const TZ = 'Europe/Warsaw';
 const MIN = 60_000;
@@ -47,7 +47,7 @@ describe.each(DIALECTS)('migration 0004: wide UTC rollups become packed rows (%s
   let cleanup: (() => Promise<void>) | undefined;
   afterEach(async () => cleanup?.());
 
-  it('converts stored wide rollups to exactly the rows ingest writes for the same readings', async () => {
+  it('converts stored wide rollups to exactly the rows the version-1 write path packed for the same readings', async () => {
     const d = await createTestDatabase(dialect);
     const storage = openStorage({ databaseUrl: d.databaseUrl, dataDir: d.dataDir });
     cleanup = async () => {
@@ -79,10 +79,21 @@ describe.each(DIALECTS)('migration 0004: wide UTC rollups become packed rows (%s
     }
     expect(m5.bucket.length).toBeGreaterThan(1000);
 
-    await migrateToLatest(db, storage.dialect);
+    await migrateToLatest(db, storage.dialect, '0004-packed-rollups');
 
-    // Device 2: the same readings through today's write path.
-    await new ReadingsRepository(storage).write([{ deviceId: 2, tz: TZ, readings: rows }]);
+    // Device 2: the same levels packed by the version-1 write path (as ingest wrote them until migration 0006).
+    for (const [width, level] of [
+      [M5, m5],
+      [M15, m15],
+      [H1, h1],
+    ] as const) {
+      const writes = packedWrites(level, ps, width, new Map());
+      for (let i = 0; i < writes.length; i += 100)
+        await db
+          .insertInto('rollup_packed')
+          .values(writes.slice(i, i + 100).map((w) => ({ device_id: 2, ...w })))
+          .execute();
+    }
     const migrated = await packedRollupRows(storage, 1);
     const ingested = await packedRollupRows(storage, 2);
     expect(migrated.length).toBeGreaterThan(40);

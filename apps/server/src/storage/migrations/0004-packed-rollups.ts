@@ -1,9 +1,8 @@
 import { COUNTER_PARAMETERS, INSTANT_PARAMETERS } from '@phasewatch/shared';
 import { type Kysely, sql } from 'kysely';
-import { PACKED_WIDTHS, packedWrites } from '../../modules/readings/readings.packed.js';
-import { levelFromRows, paramSetOf, type Row } from '../../modules/readings/readings.rollup.js';
 import { bigint } from '../columns.js';
 import type { Dialect } from '../database.js';
+import { levelFromRows, PACKED_WIDTHS, packedWrites, paramSetOf, type Row } from './legacy/v1-rollups.js';
 
 /** Rows converted per read: 40 days, a whole number of spans at every level (8 h, 1 day, 4 days). */
 const CHUNK_MS = 40 * 86_400_000;

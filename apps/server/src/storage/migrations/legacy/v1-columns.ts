@@ -1,3 +1,4 @@
+/* FROZEN: the column lists of migration 0003 (the catalogue as it was). Do not change. */
 import { COUNTER_PARAMETERS, INSTANT_PARAMETERS, PARAMETER_NAMES } from '@phasewatch/shared';
 
 /** Raw readings: one REAL / double precision column per catalogue parameter, named as the parameter. */

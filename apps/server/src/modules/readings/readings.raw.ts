@@ -1,0 +1,155 @@
+import { COUNTER_PARAMETERS, PARAMETER_NAMES } from '@phasewatch/shared';
+import type { RawColumns } from './readings.rollup.js';
+import type { TableWrite, Tx, Value } from './readings.sql.js';
+
+/*
+ * Raw readings: one row per device and timestamp, a nullable column per catalogue parameter (named as the
+ * parameter). Rows are written with one fixed statement whatever a device sends (every column; absent
+ * ones NULL, and an upsert keeps a stored value the new reading lacks).
+ *
+ * SQLite stores a REAL that happens to be integral as an integer of 1 to 6 bytes instead of 8. Meters send
+ * decimals with few digits, so values are stored scaled by 1000 when that is exact (231.2 V → 231200,
+ * 3 bytes; 12345.678 kWh → 4 bytes), and as they are otherwise: an unscaled value is never integral (an
+ * integer times 1000 is exact), so a stored integral value always means "scaled". Nothing a meter sent is
+ * lost: the value read back is the same double. PostgreSQL double precision columns take 8 bytes
+ * either way and store values as they are.
+ */
+
+/** Raw columns, in catalogue order. */
+export const RAW_COLUMNS: readonly string[] = PARAMETER_NAMES;
+const COUNTER_COLUMNS = new Set(COUNTER_PARAMETERS);
+
+const SCALE = 1000;
+
+/** A value as SQLite stores it (scaled when exact). */
+export function encodeRawValue(v: number): number {
+  const i = Math.round(v * SCALE);
+  return i / SCALE === v ? i : v;
+}
+
+/** A stored SQLite value back as the number the meter sent. */
+export function decodeRawValue(x: number): number {
+  return Number.isInteger(x) ? x / SCALE : x;
+}
+
+const q = (name: string) => `"${name}"`;
+
+/** Reading timestamps and values of one device, column-wise in catalogue order (NaN: absent). */
+export interface RawBatch {
+  deviceId: number;
+  ts: ArrayLike<number>;
+  /** Catalogue indexes of the batch's parameters, and their columns. */
+  index: readonly number[];
+  cols: readonly ArrayLike<number>[];
+}
+
+/** The upsert of a batch's raw rows: every catalogue column, the ones it lacks NULL. */
+export function rawWrite(b: RawBatch, dialect: 'sqlite' | 'postgres'): TableWrite {
+  const sqlite = dialect === 'sqlite';
+  const width = RAW_COLUMNS.length;
+  return {
+    table: 'readings',
+    key: ['device_id', 'ts'],
+    cols: RAW_COLUMNS,
+    count: b.ts.length,
+    keepOld: true,
+    rowsPerStatement: 6,
+    fill(k, out, offset) {
+      out[offset] = b.deviceId;
+      out[offset + 1] = b.ts[k] as number;
+      const o = offset + 2;
+      for (let j = 0; j < width; j++) out[o + j] = null;
+      for (let j = 0; j < b.index.length; j++) {
+        const x = (b.cols[j] as ArrayLike<number>)[k] as number;
+        if (!Number.isNaN(x)) out[o + (b.index[j] as number)] = sqlite ? encodeRawValue(x) : x;
+      }
+    },
+  };
+}
+
+const SELECT_ALL = `SELECT ts, ${RAW_COLUMNS.map(q).join(', ')} FROM readings WHERE device_id = ? AND ts >= ? AND ts < ? ORDER BY ts`;
+
+/** Raw rows of a device in [from, to), every catalogue column, column-wise in catalogue order (NaN: absent). */
+export async function readRawAll(tx: Tx, deviceId: number, from: number, to: number): Promise<{ ts: number[]; cols: Float64Array[] }> {
+  return columnar(await tx.arrays(SELECT_ALL, [deviceId, from, to]), RAW_COLUMNS.length, tx.dialect === 'sqlite');
+}
+
+/** Raw rows of a device in [from, to) for some parameters (a statement per parameter list: cached, bounded). */
+export async function readRaw(
+  tx: Tx,
+  deviceId: number,
+  from: number,
+  to: number,
+  names: readonly string[],
+): Promise<{ ts: number[]; cols: Float64Array[] }> {
+  const sql = `SELECT ts${names.map((n) => `, ${q(n)}`).join('')} FROM readings WHERE device_id = ? AND ts >= ? AND ts < ? ORDER BY ts`;
+  return columnar(await tx.arrays(sql, [deviceId, from, to]), names.length, tx.dialect === 'sqlite');
+}
+
+function columnar(rows: Value[][], width: number, sqlite: boolean): { ts: number[]; cols: Float64Array[] } {
+  const ts = new Array<number>(rows.length);
+  const cols = Array.from({ length: width }, () => new Float64Array(rows.length));
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i] as Value[];
+    ts[i] = Number(r[0]);
+    for (let j = 0; j < width; j++) {
+      const v = r[j + 1];
+      (cols[j] as Float64Array)[i] = v === null || v === undefined ? Number.NaN : sqlite ? decodeRawValue(v as number) : (v as number);
+    }
+  }
+  return { ts, cols };
+}
+
+/** The columns of `names` (catalogue names) out of a catalogue-ordered read, as rollups take them. */
+export function pick(all: { ts: number[]; cols: Float64Array[] }, names: readonly string[]): RawColumns {
+  return { ts: all.ts, cols: names.map((n) => all.cols[RAW_COLUMNS.indexOf(n)] as Float64Array) };
+}
+
+/** Catalogue names with at least one value in a catalogue-ordered read. */
+export function presentNames(all: { cols: Float64Array[] }): string[] {
+  return RAW_COLUMNS.filter((_, j) => (all.cols[j] as Float64Array).some((v) => !Number.isNaN(v)));
+}
+
+/**
+ * Per counter, the newest raw reading before `before` and at or after `since` (null: none): one fixed
+ * statement per counter, walking the (device_id, ts) key backwards.
+ */
+export async function lastRawBefore(
+  tx: Tx,
+  deviceId: number,
+  counters: readonly string[],
+  since: number,
+  before: number,
+): Promise<Map<string, { ts: number; value: number }>> {
+  const out = new Map<string, { ts: number; value: number }>();
+  for (const c of counters) {
+    if (!COUNTER_COLUMNS.has(c)) continue;
+    const rows = await tx.arrays(
+      `SELECT ts, ${q(c)} FROM readings WHERE device_id = ? AND ts >= ? AND ts < ? AND ${q(c)} IS NOT NULL ORDER BY ts DESC LIMIT 1`,
+      [deviceId, since, before],
+    );
+    const r = rows[0];
+    if (r) out.set(c, { ts: Number(r[0]), value: tx.dialect === 'sqlite' ? decodeRawValue(r[1] as number) : Number(r[1]) });
+  }
+  return out;
+}
+
+/** Per counter, the oldest raw reading at or after `from` (null: none). */
+export async function firstRawFrom(
+  tx: Tx,
+  deviceId: number,
+  counters: readonly string[],
+  from: number,
+): Promise<Map<string, { ts: number; value: number }>> {
+  const out = new Map<string, { ts: number; value: number }>();
+  for (const c of counters) {
+    if (!COUNTER_COLUMNS.has(c)) continue;
+    const rows = await tx.arrays(
+      `SELECT ts, ${q(c)} FROM readings WHERE device_id = ? AND ts >= ? AND ${q(c)} IS NOT NULL ORDER BY ts LIMIT 1`,
+      [deviceId, from],
+    );
+    const r = rows[0];
+    if (r) out.set(c, { ts: Number(r[0]), value: tx.dialect === 'sqlite' ? decodeRawValue(r[1] as number) : Number(r[1]) });
+  }
+  return out;
+}

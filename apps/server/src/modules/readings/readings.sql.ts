@@ -1,0 +1,247 @@
+import type SqliteDatabase from 'better-sqlite3';
+import type pg from 'pg';
+import type { Storage } from '../../storage/database.js';
+
+/*
+ * The dialect layer of the readings module: one async interface over better-sqlite3 and pg, so the
+ * write and read logic is written once. Statement text is bounded: writes use fixed statements (every
+ * catalogue column, whatever a device sends), and the few reads whose columns follow a request are
+ * cached in a bounded LRU on SQLite and sent unnamed (not prepared per connection) on PostgreSQL.
+ */
+
+export type Value = number | string | Buffer | Uint8Array | null;
+export type Row = Record<string, Value>;
+
+/** Prepared SQLite statements kept per connection; older ones are dropped (and finalized by GC). */
+const SQLITE_STATEMENT_CACHE = 200;
+
+/** Rows of one table to upsert, written by `fill` into a flat parameter array (key columns first). */
+export interface TableWrite {
+  table: string;
+  key: readonly string[];
+  cols: readonly string[];
+  count: number;
+  /** COALESCE on conflict (raw rows: a later reading with fewer parameters keeps the others). */
+  keepOld: boolean;
+  /** SQLite rows per multi-row statement (bound values per statement stay around a few hundred). */
+  rowsPerStatement: number;
+  fill(k: number, out: Value[], offset: number): void;
+}
+
+/** PostgreSQL array types of the non-double columns written by upserts. */
+const PG_COLUMN_TYPES: Record<string, string> = {
+  device_id: 'int4',
+  ts: 'int8',
+  bucket: 'int8',
+  bucket_end: 'int8',
+  n: 'int4',
+  tz: 'text',
+  width: 'int4',
+  param: 'text',
+  span: 'int8',
+  data: 'bytea',
+};
+
+const q = (name: string) => `"${name}"`;
+
+/** `?` placeholders as `$1, $2, …`. */
+export const toPg = (sql: string) => {
+  let n = 0;
+  return sql.replace(/\?/g, () => `$${++n}`);
+};
+
+function upsertSql(w: Pick<TableWrite, 'table' | 'key' | 'cols' | 'keepOld'>, rowsCount: number): string {
+  const all = [...w.key, ...w.cols];
+  const values = Array.from({ length: rowsCount }, () => `(${all.map(() => '?').join(',')})`).join(',');
+  const set = w.cols.map((c) => (w.keepOld ? `${q(c)} = COALESCE(excluded.${q(c)}, ${w.table}.${q(c)})` : `${q(c)} = excluded.${q(c)}`));
+  return `INSERT INTO ${w.table} (${all.map(q).join(',')}) VALUES ${values} ON CONFLICT (${w.key.join(',')}) DO UPDATE SET ${set.join(',')}`;
+}
+
+/** What the readings logic needs from a connection, inside or outside a transaction. */
+export interface Tx {
+  readonly dialect: 'sqlite' | 'postgres';
+  /** A SELECT's rows as objects (`?` placeholders). */
+  all(sql: string, params: readonly Value[]): Promise<Row[]>;
+  /** A SELECT's rows as arrays (no object per row). */
+  arrays(sql: string, params: readonly Value[]): Promise<Value[][]>;
+  run(sql: string, params: readonly Value[]): Promise<void>;
+  upsert(w: TableWrite): Promise<void>;
+}
+
+/** better-sqlite3 behind the async interface (the calls are synchronous underneath). */
+export class SqliteTx implements Tx {
+  readonly dialect = 'sqlite';
+  private readonly objects = new Map<string, SqliteDatabase.Statement>();
+  /** Statements in raw (array) mode: kept apart because the mode sticks to a statement. */
+  private readonly rawMode = new Map<string, SqliteDatabase.Statement>();
+
+  constructor(readonly db: SqliteDatabase.Database) {}
+
+  /** A cached statement; the cache is an LRU (a Map keeps insertion order: re-insert on use). */
+  statement(sql: string, raw = false): SqliteDatabase.Statement {
+    const cache = raw ? this.rawMode : this.objects;
+    let s = cache.get(sql);
+    if (s) {
+      cache.delete(sql);
+      cache.set(sql, s);
+      return s;
+    }
+    s = raw ? this.db.prepare(sql).raw(true) : this.db.prepare(sql);
+    cache.set(sql, s);
+    if (cache.size > SQLITE_STATEMENT_CACHE) cache.delete(cache.keys().next().value as string);
+    return s;
+  }
+
+  /** Statements cached now (tests check the bound). */
+  get cachedStatements(): number {
+    return this.objects.size + this.rawMode.size;
+  }
+
+  async all(sql: string, params: readonly Value[]): Promise<Row[]> {
+    return this.allSync(sql, params);
+  }
+
+  allSync(sql: string, params: readonly Value[]): Row[] {
+    return this.statement(sql).all(...params) as Row[];
+  }
+
+  async arrays(sql: string, params: readonly Value[]): Promise<Value[][]> {
+    return this.arraysSync(sql, params);
+  }
+
+  arraysSync(sql: string, params: readonly Value[]): Value[][] {
+    return this.statement(sql, true).all(...params) as Value[][];
+  }
+
+  async run(sql: string, params: readonly Value[]): Promise<void> {
+    this.statement(sql).run(...params);
+  }
+
+  /**
+   * Multi-row upserts of `rowsPerStatement` rows each (a statement per row costs twice as much per raw
+   * reading), the rest one row at a time; one argument array is reused per shape because binding copies.
+   */
+  async upsert(w: TableWrite): Promise<void> {
+    if (w.count === 0) return;
+    const width = w.key.length + w.cols.length;
+    const per = Math.max(1, w.rowsPerStatement);
+    let k = 0;
+    if (w.count >= per && per > 1) {
+      const many = this.statement(upsertSql(w, per));
+      const args = new Array<Value>(width * per);
+      for (; k + per <= w.count; k += per) {
+        for (let j = 0; j < per; j++) w.fill(k + j, args, j * width);
+        many.run(args);
+      }
+    }
+    if (k === w.count) return;
+    const one = this.statement(upsertSql(w, 1));
+    const args = new Array<Value>(width);
+    for (; k < w.count; k++) {
+      w.fill(k, args, 0);
+      one.run(args);
+    }
+  }
+}
+
+/** A pg client (a pooled one inside a transaction, or the pool) behind the async interface. */
+export class PgTx implements Tx {
+  readonly dialect = 'postgres';
+
+  constructor(
+    private readonly client: pg.Pool | pg.PoolClient,
+    private readonly named: Map<string, string>,
+  ) {}
+
+  async all(sql: string, params: readonly Value[]): Promise<Row[]> {
+    return (await this.client.query(toPg(sql), params as Value[])).rows as Row[];
+  }
+
+  async arrays(sql: string, params: readonly Value[]): Promise<Value[][]> {
+    return (await this.client.query<Value[]>({ text: toPg(sql), values: params as Value[], rowMode: 'array' })).rows;
+  }
+
+  async run(sql: string, params: readonly Value[]): Promise<void> {
+    await this.client.query(toPg(sql), params as Value[]);
+  }
+
+  /**
+   * One upsert per table: every column travels as one array parameter and `unnest` turns them back into
+   * rows. A VALUES list of 5,000 readings is 60,000 placeholders PostgreSQL must parse and plan each time;
+   * the array form is one small statement, prepared once per connection (the shapes are fixed).
+   */
+  async upsert(w: TableWrite): Promise<void> {
+    if (w.count === 0) return;
+    const names = [...w.key, ...w.cols];
+    const width = names.length;
+    const columns = names.map(() => new Array<Value>(w.count));
+    const row = new Array<Value>(width);
+    for (let k = 0; k < w.count; k++) {
+      w.fill(k, row, 0);
+      for (let j = 0; j < width; j++) (columns[j] as Value[])[k] = row[j] as Value;
+    }
+    const shape = `${w.table}|${w.cols.join(',')}|${w.keepOld}`;
+    let name = this.named.get(shape);
+    const types = names.map((c) => PG_COLUMN_TYPES[c] ?? 'float8');
+    const set = w.cols.map((c) => (w.keepOld ? `${q(c)} = COALESCE(excluded.${q(c)}, ${w.table}.${q(c)})` : `${q(c)} = excluded.${q(c)}`));
+    const text = `INSERT INTO ${w.table} (${names.map(q).join(',')}) SELECT * FROM unnest(${types.map((t, i) => `$${i + 1}::${t}[]`).join(',')}) ON CONFLICT (${w.key.join(',')}) DO UPDATE SET ${set.join(',')}`;
+    if (!name) {
+      name = `pw_upsert_${this.named.size + 1}`;
+      this.named.set(shape, name);
+    }
+    await this.client.query({ name, text, values: columns });
+  }
+}
+
+/** The connections of a storage as `Tx`s: autocommit reads, and transactions for writes. */
+export class SqlRunner {
+  readonly sqlite: SqliteTx | null;
+  /** Names of the fixed PostgreSQL upserts (prepared once per connection). */
+  private readonly named = new Map<string, string>();
+
+  constructor(private readonly storage: Storage) {
+    this.sqlite = storage.sqlite ? new SqliteTx(storage.sqlite) : null;
+  }
+
+  get dialect(): 'sqlite' | 'postgres' {
+    return this.sqlite ? 'sqlite' : 'postgres';
+  }
+
+  /** Autocommit statements (reads). */
+  get reader(): Tx {
+    return this.sqlite ?? new PgTx(this.storage.pgPool as pg.Pool, this.named);
+  }
+
+  /**
+   * Runs `body` in one transaction, rolled back on any error. SQLite: BEGIN IMMEDIATE (the write lock is
+   * taken or waited for up front; a deferred transaction that read first would fail with
+   * SQLITE_BUSY_SNAPSHOT if another connection committed in between). The connection must not be shared
+   * with other async work while `body` runs: the readings writer owns its connection.
+   */
+  async transaction<T>(body: (tx: Tx) => Promise<T>): Promise<T> {
+    const sqlite = this.sqlite;
+    if (sqlite) {
+      sqlite.db.exec('BEGIN IMMEDIATE');
+      try {
+        const out = await body(sqlite);
+        sqlite.db.exec('COMMIT');
+        return out;
+      } catch (err) {
+        if (sqlite.db.inTransaction) sqlite.db.exec('ROLLBACK');
+        throw err;
+      }
+    }
+    const client = await (this.storage.pgPool as pg.Pool).connect();
+    try {
+      await client.query('BEGIN');
+      const out = await body(new PgTx(client, this.named));
+      await client.query('COMMIT');
+      return out;
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+}
