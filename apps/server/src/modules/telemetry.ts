@@ -21,6 +21,8 @@ const RETENTION_SWEEP_MS = 3_600_000;
 export interface Telemetry {
   devices: DevicesService;
   readings: ReadingsService;
+  /** The storage of readings (tests and benchmarks look at it directly). */
+  readingsRepository: ReadingsRepository;
   ingest: IngestService;
   writer: BatchWriter;
   /** Null when no MQTT_URL is configured. */
@@ -89,5 +91,14 @@ export async function createTelemetry(app: FastifyInstance, base: BaseContext): 
     await readingsRepo.close();
   });
 
-  return { devices, readings, ingest, writer, mqtt, applyRetention, compactNow: (now) => compactor.runAll(now) };
+  return {
+    devices,
+    readings,
+    readingsRepository: readingsRepo,
+    ingest,
+    writer,
+    mqtt,
+    applyRetention,
+    compactNow: (now) => compactor.runAll(now),
+  };
 }

@@ -262,9 +262,11 @@ export class ReadingsRepository {
     return this.sql.reader;
   }
 
-  /** SQLite statements cached on the app's connection (bounded; the memory test reads it). */
-  get cachedStatements(): number {
-    return this.sql.sqlite?.cachedStatements ?? 0;
+  /** SQLite statements prepared on the connections (the writer thread's and the app's): bounded whatever devices send. */
+  async statementCount(): Promise<{ reads: number; writes: number }> {
+    const reads = this.sql.sqlite?.cachedStatements ?? 0;
+    if (this.thread) return { reads, writes: ((await this.thread.call('statementCount', [])) as { reads: number }).reads };
+    return { reads, writes: reads };
   }
 
   // ---------------------------------------------------------------- writes

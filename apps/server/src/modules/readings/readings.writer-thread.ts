@@ -5,6 +5,7 @@ import type { CounterRules } from '@phasewatch/shared';
 export interface WriterOps {
   write: [batches: import('./readings.repository.js').ColumnarBatch[]];
   compactDue: [target: number, budgetMs: number];
+  statementCount: [];
   rebuildDays: [deviceId: number, tz: string];
   deleteDevice: [deviceId: number];
   deleteRawBefore: [cutoff: number, deviceIds: number[]];

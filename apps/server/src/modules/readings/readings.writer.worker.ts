@@ -27,6 +27,7 @@ async function run({ id, op, args }: WriterRequest): Promise<void> {
     let value: unknown;
     if (op === 'write') await repo.writeColumnar(...(args as WriterOps['write']));
     else if (op === 'compactDue') value = await repo.compactDue(...(args as WriterOps['compactDue']));
+    else if (op === 'statementCount') value = await repo.statementCount();
     else if (op === 'rebuildDays') await repo.rebuildDays(...(args as WriterOps['rebuildDays']));
     else if (op === 'deleteDevice') await repo.deleteDevice(...(args as WriterOps['deleteDevice']));
     else if (op === 'deleteRawBefore') await repo.deleteRawBefore(...(args as WriterOps['deleteRawBefore']));

@@ -1,0 +1,166 @@
+import { PARAMETERS, zonedTimeToUtc } from '@phasewatch/shared';
+import type pg from 'pg';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, signUp, type TestApp } from '../../test/app.js';
+import { createTestStorage, DIALECTS, packedRollupRows, type TestStorage } from '../../test/storage.js';
+import { ReadingsRepository } from './readings.repository.js';
+import { floorTo, H1 } from './readings.rollup.js';
+import { ReadingsService } from './readings.service.js';
+
+const TZ = 'Europe/Warsaw';
+const MIN = 60_000;
+type Reading = { ts: number; values: Record<string, number> };
+
+describe.each(DIALECTS)('live write path (%s)', (dialect) => {
+  let ts: TestStorage | undefined;
+  const repos: ReadingsRepository[] = [];
+  afterEach(async () => {
+    for (const r of repos.splice(0)) await r.close();
+    await ts?.dispose();
+  });
+
+  async function devices(storage: TestStorage['storage'], n: number) {
+    await storage.db
+      .insertInto('users')
+      .values({
+        email: 'a@example.com',
+        password_hash: 'x',
+        full_name: 'A',
+        country: 'PL',
+        timezone: TZ,
+        language: 'en',
+        created_at: 0,
+        updated_at: 0,
+      })
+      .execute();
+    for (let id = 1; id <= n; id++) {
+      await storage.db
+        .insertInto('devices')
+        .values({
+          user_id: 1,
+          name: `d${id}`,
+          friendly_name: '',
+          type_code: 20,
+          type_name: 'x',
+          mac: `00:00:00:00:00:0${id}`,
+          model: '',
+          ingest_key_hash: `k${id}`,
+          registered_at: 0,
+          modified_at: 0,
+          billing_start_date: '2026-01-01',
+          billing_period_months: 1,
+          reporting_interval_s: 60,
+          location_id: null,
+          default_tariff_id: null,
+          notifications: '{}',
+          limit_warning: 10,
+          limit_critical: 20,
+          meter_value_kwh: 0,
+        })
+        .execute();
+    }
+  }
+
+  it('a restart between live writes and their roll-up loses nothing: answers from raw rows, then the same rollups as one batch', async () => {
+    ts = await createTestStorage(dialect);
+    await devices(ts.storage, 2);
+    const start = zonedTimeToUtc(TZ, 2026, 10, 25, 1);
+    const readings: Reading[] = Array.from({ length: 240 }, (_, i) => ({
+      ts: start + i * MIN,
+      values: { eai1: 10 + i * 0.02 - (i % 5 === 4 ? 0.001 : 0), vave1: 225 + (i % 9) },
+    }));
+    // Device 1: one reading per write, as a live meter sends them; nothing rolled up yet.
+    const live = new ReadingsRepository(ts.storage);
+    for (const r of readings) await live.write([{ deviceId: 1, tz: TZ, readings: [r] }]);
+    // "Crash": that repository is gone without a compaction; a new one starts on the same data.
+    const restarted = new ReadingsRepository(ts.storage);
+    repos.push(live, restarted);
+    expect(await restarted.watermark(1)).toBe(0);
+    await restarted.write([{ deviceId: 2, tz: TZ, readings }]);
+    expect(await restarted.watermark(2)).toBe(floorTo(readings[239]?.ts ?? 0, H1));
+
+    const service = new ReadingsService(restarted);
+    const ask = (id: number, interval: '15m' | '1h' | '24h') =>
+      service.readings(id, TZ, { from: start - H1, to: start + 5 * H1, interval, params: ['eai1', 'vave1'] });
+    for (const interval of ['15m', '1h', '24h'] as const) expect(await ask(1, interval), interval).toEqual(await ask(2, interval));
+    const before = await Promise.all((['15m', '1h', '24h'] as const).map((i) => ask(1, i)));
+
+    while (await restarted.compactDue(floorTo(Date.now(), H1), 10_000)) {}
+    expect(await restarted.watermark(1)).toBe(await restarted.watermark(2));
+    expect(await packedRollupRows(ts.storage, 1)).toEqual(await packedRollupRows(ts.storage, 2));
+    const days = async (id: number) =>
+      (
+        await ts?.storage.db
+          .selectFrom('rollup_day')
+          .select(['bucket', 'bucket_end', 'n', 'tz', 'data'])
+          .where('device_id', '=', id)
+          .orderBy('bucket')
+          .execute()
+      )?.map((r) => ({ ...r, data: Buffer.from(r.data).toString('hex') }));
+    expect(await days(1)).toEqual(await days(2));
+    expect(await Promise.all((['15m', '1h', '24h'] as const).map((i) => ask(1, i)))).toEqual(before);
+  });
+});
+
+describe.each(DIALECTS)('bounded memory whatever devices send (%s)', (dialect) => {
+  let t: TestApp;
+  let user: Awaited<ReturnType<typeof signUp>>;
+  beforeAll(async () => {
+    t = await buildTestApp(dialect);
+    user = await signUp(t.app);
+  });
+  afterAll(async () => t.close());
+
+  it('thousands of parameter sets in writes and reads prepare a bounded number of statements', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/devices',
+      headers: user.auth,
+      payload: { name: 'r', mac: '40:00:00:00:00:01', typeCode: 13 },
+    });
+    const { device, ingestKey } = res.json() as { device: { id: number }; ingestKey: string };
+    let seed = 7;
+    const rnd = () => {
+      seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
+      return seed / 2 ** 32;
+    };
+    const now = Date.now() - 3 * H1;
+    const usable = PARAMETERS.filter((p) => p.kind !== 'state' && p.name !== 'rssi');
+    // 2,000 writes, each with its own set of parameters (through the shared writer, as ingest calls it).
+    const identity = await t.ctx.telemetry.ingest.authenticate(ingestKey);
+    for (let i = 0; i < 2000; i++) {
+      const values: Record<string, number> = {};
+      for (const p of usable) if (rnd() < 0.3) values[p.name] = p.kind === 'counter' ? 100 + i : Math.round(rnd() * 1000) / 10;
+      values.vave1 = 230;
+      await t.ctx.telemetry.writer.write({ deviceId: identity.id, tz: identity.timezone, readings: [{ ts: now + i * 1000, values }] });
+    }
+    for (let i = 0; i < 250; i++) {
+      const params = usable.filter(() => rnd() < 0.2).map((p) => p.name);
+      const interval = i % 2 ? 'raw' : '15m';
+      const r = await t.app.inject({
+        method: 'GET',
+        url: `/api/devices/${device.id}/readings?from=${now - H1}&to=${now + 2 * H1}&interval=${interval}&params=${['vave1', ...params].join(',')}`,
+        headers: user.auth,
+      });
+      expect(r.statusCode, r.body).toBe(200);
+    }
+    await t.ctx.telemetry.compactNow();
+    if (dialect === 'sqlite') {
+      const counts = await t.ctx.telemetry.readingsRepository.statementCount();
+      expect(counts.writes).toBeLessThan(150);
+      expect(counts.reads).toBeLessThanOrEqual(400);
+    } else {
+      // Named (server-side prepared) statements per connection: the fixed upserts only.
+      const pool = t.ctx.storage.pgPool as pg.Pool;
+      const clients = await Promise.all(Array.from({ length: 5 }, () => pool.connect()));
+      try {
+        for (const c of clients) {
+          const { rows } = await c.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_prepared_statements');
+          expect(rows[0]?.n).toBeLessThanOrEqual(10);
+        }
+      } finally {
+        for (const c of clients) c.release();
+      }
+    }
+  }, 180_000);
+});
