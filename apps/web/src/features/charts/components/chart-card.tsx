@@ -6,7 +6,16 @@ import { parameterLabel } from '@/features/devices/components/param-label';
 import { useLiveMeasurements } from '@/features/realtime/use-live-measurements';
 import { loadChunk } from '@/lib/lazy-chunk';
 import { useReadings } from '../api/get-readings';
-import { alignPrevious, buildChartData, type ComparePeriod, compareOffset, emptyLiveState, type LiveState, mergeLive } from '../chart-data';
+import {
+  alignPrevious,
+  buildChartData,
+  type ChartData,
+  type ComparePeriod,
+  compareOffset,
+  emptyLiveState,
+  type LiveState,
+  mergeLive,
+} from '../chart-data';
 import { type ChartSpec, chartParams } from '../chart-specs';
 import { bucketFormatter, formatChartValue } from '../format';
 import { useInView } from '../use-in-view';
@@ -29,6 +38,13 @@ export interface ChartCardProps {
   limits: { warningLevel: number; criticalLevel: number } | null;
   compare: ComparePeriod;
   height?: number;
+}
+
+/** The newest value of the chart's first series (a page test watches pushed readings move it). */
+function lastValue(data: ChartData | null): string {
+  const vs = data?.columns[0]?.values;
+  for (let i = (vs?.length ?? 0) - 1; i >= 0; i--) if (vs?.[i] != null) return `${data?.ts[i]}:${vs[i]}`;
+  return '';
 }
 
 interface Merged {
@@ -152,6 +168,7 @@ export function ChartCard({ deviceId, spec, range, timezone, limits, compare, he
       ref={ref}
       data-chart={spec.id}
       data-bucket-count={data?.ts.length ?? ''}
+      data-last-value={lastValue(data)}
       data-range={res ? `${res.from}-${res.to}-${res.interval}` : ''}
       data-loading={readings.isFetching || undefined}
       aria-busy={readings.isFetching || undefined}

@@ -167,7 +167,7 @@ function DeviceScreen({ device: d }: { device: Device }) {
       <DeleteDevice device={d} />
       <Text size="xs" c="dimmed">
         {t('detail.timezoneNote', { zone: timezone })}{' '}
-        <Anchor component={Link} to={paths.profile} size="xs">
+        <Anchor component={Link} to={paths.profile} size="xs" underline="always">
           {t('nav.profile')}
         </Anchor>
       </Text>
