@@ -94,6 +94,11 @@ export function deviceFigures(typeCode: number): DeviceFigures {
   return FIGURES[deviceKind(typeCode)];
 }
 
+/** The same rule by detail view family (a detail route knows its family before the device has loaded). */
+export function kindFigures(kind: DeviceKind): DeviceFigures {
+  return FIGURES[kind];
+}
+
 /**
  * Which active-energy counters a device's energy figures (total, today, billing period) come from:
  * production devices (solar) report what they export, every other device what it imports.

@@ -127,7 +127,16 @@ describe('device detail pages', { timeout: 30_000 }, () => {
     expect(readings).toContain(`to=${SEEN + 1000}`);
     expect(readings).toContain('interval=raw');
 
-    // An older pushed reading does not replace the loaded one; a newer one does, without a fetch.
+    // Every chart has its readings (they load beside the device)…
+    await waitFor(
+      () => {
+        const charts = [...document.querySelectorAll('[data-chart]')];
+        expect(charts.length).toBeGreaterThan(0);
+        expect(charts.every((c) => c.getAttribute('data-range') && !c.hasAttribute('data-loading'))).toBe(true);
+      },
+      { timeout: 15_000 },
+    );
+    // …then an older pushed reading does not replace the loaded one; a newer one does, without a fetch.
     const hub = hubs[0];
     const fetches = seen.length;
     act(() => hub?.push('liveMeasurement', { deviceId: 5, ts: SEEN - 1, values: { power3phases: 1 } }));
@@ -158,6 +167,7 @@ describe('device detail pages', { timeout: 30_000 }, () => {
     const seen = mockApi({});
     renderPage('/device-energy-details/77');
     expect(await screen.findByText('This device does not exist or belongs to someone else.')).toBeInTheDocument();
-    expect(seen).toEqual(['/api/devices/77']);
+    // Besides the device, only its charts' readings were asked for (they load beside it).
+    expect(seen.filter((u) => !u.startsWith('/api/devices/77/readings?'))).toEqual(['/api/devices/77']);
   });
 });

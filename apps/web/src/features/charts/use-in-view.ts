@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 
 /**
  * Whether the element has come near the viewport (once true, stays true): charts further down the page
@@ -7,6 +7,11 @@ import { useEffect, useRef, useState } from 'react';
 export function useInView<T extends Element>(margin = '300px'): [React.RefObject<T | null>, boolean] {
   const ref = useRef<T | null>(null);
   const [seen, setSeen] = useState(typeof IntersectionObserver === 'undefined');
+  // Already on screen at mount: no wait for the observer's first callback.
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!seen && el && el.getBoundingClientRect().top < window.innerHeight + Number.parseInt(margin, 10)) setSeen(true);
+  }, [seen, margin]);
   useEffect(() => {
     const el = ref.current;
     if (seen || !el) return;

@@ -21,8 +21,20 @@ import { bucketFormatter, formatChartValue } from '../format';
 import { useInView } from '../use-in-view';
 import { ReadingsTable } from './readings-table';
 
-/** uPlot and the drawing code: a chunk of their own, loaded when the first chart shows. */
-const UplotChart = lazy(() => loadChunk(() => import('./uplot-chart')));
+/**
+ * uPlot and the drawing code: a chunk of their own, never part of the dashboard's JavaScript. A page
+ * with charts starts loading it as soon as this module is evaluated, beside the readings requests.
+ */
+let chunk: ReturnType<typeof loadUplot> | null = null;
+const loadUplot = () => loadChunk(() => import('./uplot-chart'));
+export function preloadChart() {
+  chunk ??= loadUplot().catch((err: unknown) => {
+    chunk = null;
+    throw err;
+  });
+  return chunk;
+}
+const UplotChart = lazy(preloadChart);
 
 export interface ChartRange {
   from: number;

@@ -268,6 +268,8 @@ export default function UplotChart(props: UplotChartProps) {
           stroke: axisColor,
           grid: { stroke: gridColor, width: 1 },
           ticks: { stroke: gridColor, width: 1 },
+          // Room for "09:00 PM" or "26 Nov" between ticks.
+          space: 72,
           values: (_u, splits, _ax, _space, incr) =>
             splits.map((v) => (incr < 86_400_000 ? ticks.time : incr < 28 * 86_400_000 ? ticks.day : ticks.month).format(v)),
         },

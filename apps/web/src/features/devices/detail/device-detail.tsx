@@ -1,14 +1,14 @@
 import { Alert, Anchor, Badge, Button, Group, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
-import { type Device, type DeviceKind, deviceDetailPath, deviceFigures, deviceKind } from '@phasewatch/shared';
+import { type Device, type DeviceKind, deviceDetailPath, deviceFigures, deviceKind, kindFigures } from '@phasewatch/shared';
 import { IconEdit, IconEye, IconWifiOff } from '@tabler/icons-react';
-import { type ReactNode, useMemo } from 'react';
+import { type ReactNode, useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useLocation, useParams, useSearchParams } from 'react-router';
 import { Page } from '@/components/page';
 import { paths } from '@/config/paths';
 import { useReadings } from '@/features/charts/api/get-readings';
 import { chartsFor } from '@/features/charts/chart-specs';
-import { ChartCard } from '@/features/charts/components/chart-card';
+import { ChartCard, preloadChart } from '@/features/charts/components/chart-card';
 import { useLiveDeviceStatus } from '@/features/realtime/use-live-measurements';
 import { ApiError } from '@/lib/api-client';
 import { storedTimezone } from '@/lib/auth-store';
@@ -35,6 +35,10 @@ export function DeviceDetail({ kind }: { kind: DeviceKind }) {
   const deviceId = Number(id);
   const valid = Number.isInteger(deviceId) && deviceId > 0;
   const device = useDevice(deviceId, valid);
+  // The chart code loads beside the device and its readings, not after them.
+  useEffect(() => {
+    preloadChart().catch(() => {});
+  }, []);
 
   let body: ReactNode;
   if (!valid || (device.isError && device.error instanceof ApiError && device.error.status === 404)) {
@@ -42,17 +46,6 @@ export function DeviceDetail({ kind }: { kind: DeviceKind }) {
       <Alert color="gray" variant="light" role="alert">
         {t('device.notFound')}
       </Alert>
-    );
-  } else if (device.isPending) {
-    body = (
-      <Stack aria-busy aria-label={t('app.loading')}>
-        <Skeleton h={28} w={240} />
-        <SimpleGrid cols={{ base: 1, md: 3 }}>
-          <Skeleton h={200} />
-          <Skeleton h={200} />
-          <Skeleton h={200} />
-        </SimpleGrid>
-      </Stack>
     );
   } else if (device.isError) {
     body = (
@@ -63,40 +56,42 @@ export function DeviceDetail({ kind }: { kind: DeviceKind }) {
         <Button onClick={() => void device.refetch()}>{t('errors.retry')}</Button>
       </Stack>
     );
-  } else if (deviceKind(device.data.typeCode) !== kind) {
+  } else if (device.data && deviceKind(device.data.typeCode) !== kind) {
     // A link to another type's route: the device's own route shows it.
     return <Navigate to={`${deviceDetailPath(device.data.typeCode, device.data.id)}${location.search}`} replace />;
   } else {
-    body = <DeviceScreen device={device.data} />;
+    // The route names the type family: its charts ask for their readings while the device itself loads.
+    const d = device.data;
+    body = (
+      <>
+        {d ? (
+          <DeviceSummary device={d} />
+        ) : (
+          <Stack aria-busy aria-label={t('app.loading')}>
+            <Skeleton h={28} w={240} />
+            <SimpleGrid cols={{ base: 1, md: 3 }}>
+              <Skeleton h={200} />
+              <Skeleton h={200} />
+              <Skeleton h={200} />
+            </SimpleGrid>
+          </Stack>
+        )}
+        <DeviceCharts deviceId={deviceId} kind={kind} limits={d ? d.limits : null} />
+        {d && <DeviceSettings device={d} />}
+      </>
+    );
   }
   return <Page titleKey="titles.deviceData">{body}</Page>;
 }
 
-function DeviceScreen({ device: d }: { device: Device }) {
+/** Name, status, type and links; live values, energy figures and the base load. */
+function DeviceSummary({ device: d }: { device: Device }) {
   const { t } = useTranslation();
   const figures = deviceFigures(d.typeCode);
   const timezone = effectiveTimezone(storedTimezone());
-  const [search, setSearch] = useSearchParams();
-  const sel = readSelection(search, Date.now(), timezone);
-  const range = rangeOf(sel, timezone);
   const liveStatus = useLiveDeviceStatus(d.id);
   const online = (liveStatus?.status ?? d.status) === 'online';
   const weak = liveStatus?.weakSignal ?? d.weakSignal;
-
-  // The default detail charts what the device sent in the range: one light daily request tells which.
-  const present = useReadings(
-    { deviceId: d.id, from: range.from, to: range.to, interval: '24h' },
-    figures.kind === 'generic' && !range.tooLong,
-  );
-  const sent = useMemo(
-    () =>
-      Object.entries(present.data?.series ?? {})
-        .filter(([, s]) => (s.kind === 'counter' ? s.delta : s.kind === 'raw' ? s.values : s.avg).some((v) => v !== null))
-        .map(([p]) => p),
-    [present.data],
-  );
-  const charts = chartsFor(figures, figures.phaseViews.length ? sel.view : 'summary', sent);
-
   return (
     <>
       <Group gap="sm" justify="space-between" wrap="wrap">
@@ -121,13 +116,37 @@ function DeviceScreen({ device: d }: { device: Device }) {
           </Button>
         </Group>
       </Group>
-
       <SimpleGrid cols={{ base: 1, md: 2, lg: figures.baseLoad ? 3 : 2 }}>
         <LiveValuesCard device={d} />
         <EnergyPanel device={d} timezone={timezone} />
         {figures.baseLoad && <BaseLoadCard device={d} />}
       </SimpleGrid>
+    </>
+  );
+}
 
+/** The range controls and the charts of the chosen view; they need only the device's id and type family. */
+function DeviceCharts({ deviceId, kind, limits }: { deviceId: number; kind: DeviceKind; limits: Device['limits'] | null }) {
+  const { t } = useTranslation();
+  const figures = kindFigures(kind);
+  const timezone = effectiveTimezone(storedTimezone());
+  const [search, setSearch] = useSearchParams();
+  const sel = readSelection(search, Date.now(), timezone);
+  const range = rangeOf(sel, timezone);
+
+  // The default detail charts what the device sent in the range: one light daily request tells which.
+  const present = useReadings({ deviceId, from: range.from, to: range.to, interval: '24h' }, figures.kind === 'generic' && !range.tooLong);
+  const sent = useMemo(
+    () =>
+      Object.entries(present.data?.series ?? {})
+        .filter(([, s]) => (s.kind === 'counter' ? s.delta : s.kind === 'raw' ? s.values : s.avg).some((v) => v !== null))
+        .map(([p]) => p),
+    [present.data],
+  );
+  const charts = chartsFor(figures, figures.phaseViews.length ? sel.view : 'summary', sent);
+
+  return (
+    <>
       <RangeControls
         sel={sel}
         interval={range.interval}
@@ -135,7 +154,6 @@ function DeviceScreen({ device: d }: { device: Device }) {
         timezone={timezone}
         onChange={(next) => setSearch(writeSelection(next), { replace: true, preventScrollReset: true })}
       />
-
       {range.tooLong || range.reversed ? (
         <Alert color="yellow" variant="light" role="alert">
           {t(range.reversed ? 'validation.dateOrder' : 'messages.dateRangeTooLong')}
@@ -149,17 +167,27 @@ function DeviceScreen({ device: d }: { device: Device }) {
           {charts.map((spec) => (
             <ChartCard
               key={`${spec.id}-${String(sel.view)}`}
-              deviceId={d.id}
+              deviceId={deviceId}
               spec={spec}
               range={{ from: range.from, to: range.to, interval: range.interval }}
               timezone={timezone}
-              limits={figures.limits ? d.limits : null}
+              limits={figures.limits ? limits : null}
               compare={sel.compare}
             />
           ))}
         </SimpleGrid>
       )}
+    </>
+  );
+}
 
+/** Limit values, the meter value and delete. */
+function DeviceSettings({ device: d }: { device: Device }) {
+  const { t } = useTranslation();
+  const figures = deviceFigures(d.typeCode);
+  const timezone = effectiveTimezone(storedTimezone());
+  return (
+    <>
       <SimpleGrid cols={{ base: 1, md: figures.limits ? 2 : 1 }}>
         {figures.limits && <LimitsForm device={d} />}
         {figures.meterValue && <MeterValueForm device={d} />}
