@@ -26,6 +26,7 @@ import { errorTexts } from '@/lib/error-text';
 import { useDevices } from '../api/get-devices';
 import { newestReading } from '../api/get-latest-reading';
 import { formatQuantity, headlineValue } from '../live-values';
+import { EnergyTotal } from './energy-total';
 
 /**
  * The dashboard's device list: name, model, status, live value, actions, location, tariff, total (spec
@@ -33,10 +34,9 @@ import { formatQuantity, headlineValue } from '../live-values';
  * the pushed readings and status events without refetching the list.
  */
 export function DeviceList() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const devices = useDevices();
   const [query, setQuery] = useState('');
-  const kwh = new Intl.NumberFormat(i18n.language, { maximumFractionDigits: 1 });
 
   if (devices.isPending) {
     return (
@@ -104,7 +104,7 @@ export function DeviceList() {
             </Table.Thead>
             <Table.Tbody>
               {rows.map((d) => (
-                <DeviceRow key={d.id} device={d} kwh={kwh} />
+                <DeviceRow key={d.id} device={d} />
               ))}
             </Table.Tbody>
           </Table>
@@ -130,7 +130,7 @@ export function LiveValue({ device }: { device: Pick<DeviceListItem, 'id' | 'typ
   );
 }
 
-function DeviceRow({ device: d, kwh }: { device: DeviceListItem; kwh: Intl.NumberFormat }) {
+function DeviceRow({ device: d }: { device: DeviceListItem }) {
   const { t } = useTranslation();
   const live = useLiveDeviceStatus(d.id);
   const online = (live?.status ?? d.status) === 'online';
@@ -184,7 +184,9 @@ function DeviceRow({ device: d, kwh }: { device: DeviceListItem; kwh: Intl.Numbe
       </Table.Td>
       <Table.Td>{d.location?.name ?? '—'}</Table.Td>
       <Table.Td>{d.tariff?.name ?? '—'}</Table.Td>
-      <Table.Td ta="right">{`${kwh.format(d.totalEnergyKwh)} kWh`}</Table.Td>
+      <Table.Td ta="right">
+        <EnergyTotal typeCode={d.typeCode} kwh={d.totalEnergyKwh} />
+      </Table.Td>
     </Table.Tr>
   );
 }
