@@ -199,7 +199,8 @@ describe('device detail screens in Chromium', () => {
 
     // A date range: both days, every chart follows.
     const before = await attr(page, 'power', 'data-range');
-    await page.getByRole('switch', { name: 'Simple chart (date + 24 h)' }).setChecked(false);
+    await page.getByRole('switch', { name: 'Simple chart (date + 24 h)' }).click();
+    await expect.poll(() => page.url()).toContain('from=');
     const twoDaysAgo = new Date(Date.now() - 2 * 86_400_000).toLocaleDateString('sv-SE', { timeZone: 'Europe/Warsaw' });
     await page.locator('input[name="from"]').fill(twoDaysAgo);
     await page.locator('input[name="to"]').fill(yesterday);
@@ -319,7 +320,7 @@ describe('device detail screens in Chromium', () => {
     expect(asked).toEqual([]);
   });
 
-  it('has no serious or critical axe violations and no sideways scrolling at 390 px, light and dark', async () => {
+  it('has no serious or critical axe violations and no sideways scrolling at 390 px, light and dark', { timeout: 240_000 }, async () => {
     for (const [mobile, dark] of [
       [false, false],
       [true, true],
