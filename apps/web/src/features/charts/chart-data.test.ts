@@ -148,6 +148,21 @@ describe('mergeLive', () => {
     expect((res.series.eai1 as { delta: (number | null)[] }).delta[2]).toBeCloseTo(0.5);
   });
 
+  it('counts pushed counters by the shared rules: a small drop is noise, a large one a reset', () => {
+    let cur = { res: base(), state: emptyLiveState() };
+    const push = (ts: number, eai1: number) => {
+      cur = mergeLive(cur.res, { ts, values: { eai1 } }, cur.state);
+    };
+    const delta = () => (cur.res.series.eai1 as { delta: (number | null)[] }).delta[1] as number;
+    push(T0 + Q + 1000, 10);
+    push(T0 + Q + 2000, 9.95); // jitter: nothing
+    expect(delta()).toBeCloseTo(0.2);
+    push(T0 + Q + 3000, 10.2); // counted from the highest value seen (10), not from 9.95
+    expect(delta()).toBeCloseTo(0.4);
+    push(T0 + Q + 4000, 0.3); // a reset counts from zero
+    expect(delta()).toBeCloseTo(0.7);
+  });
+
   it('leaves the answer alone for readings outside the range or before the newest bucket', () => {
     const b = base();
     expect(mergeLive(b, { ts: T0 - 1, values: { pave1: 1 } }, emptyLiveState()).res).toBe(b);

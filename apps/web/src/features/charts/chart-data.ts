@@ -1,4 +1,12 @@
-import { counterDelta, type LiveMeasurement, type ReadingInterval, type ReadingsResponse, startOfLocalDay } from '@phasewatch/shared';
+import {
+  DEFAULT_COUNTER_RULES,
+  isReset,
+  type LiveMeasurement,
+  type ReadingInterval,
+  type ReadingsResponse,
+  startOfLocalDay,
+  stepEnergy,
+} from '@phasewatch/shared';
 import type { ChartSpec, SeriesSpec } from './chart-specs';
 
 type Values = (number | null)[];
@@ -90,7 +98,8 @@ export function bucketStart(ts: number, interval: ReadingInterval, tz: string): 
 
 /** What the live merge remembers between pushed readings: counter values and readings per bucket. */
 export interface LiveState {
-  counters: Record<string, number>;
+  /** Per counter: the last pushed reading and the highest since a reset (energy counts from it). */
+  counters: Record<string, { last: number; top: number }>;
   /** Readings merged into the newest bucket so far (the loaded mean counts as one). */
   count: number;
   bucket: number | null;
@@ -102,7 +111,7 @@ export const emptyLiveState = (): LiveState => ({ counters: {}, count: 0, bucket
  * A pushed reading merged into a readings answer, without a refetch: into its bucket when that is the
  * newest one, else as a new bucket at the end. Instantaneous values update the bucket's mean, minimum and
  * maximum (the loaded mean weighs as one reading); a counter adds its step since the previous pushed
- * reading (the first push only sets the start). Readings before the newest bucket or outside the range
+ * reading by the shared counter rules (the first push only sets the start). Readings before the newest bucket or outside the range
  * are ignored. Returns a new answer (arrays copied), or the same one when nothing changed.
  */
 export function mergeLive(
@@ -128,8 +137,10 @@ export function mergeLive(
       let step: number | null = null;
       if (has) {
         const prev = counters[name];
-        if (prev !== undefined) step = counterDelta(prev, v);
-        counters[name] = v;
+        if (prev !== undefined) {
+          step = stepEnergy(prev.last, prev.top, v, DEFAULT_COUNTER_RULES);
+          counters[name] = { last: v, top: isReset(prev.last, v, DEFAULT_COUNTER_RULES) ? v : Math.max(prev.top, v) };
+        } else counters[name] = { last: v, top: v };
       }
       if (append) delta.push(step);
       else if (step !== null) delta[idx] = (delta[idx] ?? 0) + step;
