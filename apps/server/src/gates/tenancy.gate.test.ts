@@ -1,0 +1,266 @@
+import { HubConnectionBuilder } from '@microsoft/signalr';
+import { HUB_EVENTS, HUB_METHODS, HUB_PATH } from '@phasewatch/shared';
+import fc from 'fast-check';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DOCS_PATH, type RouteInfo } from '../http/openapi.js';
+import { buildTestApp, signUp, type TestApp } from '../test/app.js';
+import { arbitraryFor, type Json, type JsonSchema } from '../test/fuzz/schema-arbitrary.js';
+import { DIALECTS } from '../test/storage.js';
+
+type User = Awaited<ReturnType<typeof signUp>>;
+
+/** An object of user A that routes name by id, and how to see whether anything about it changed. */
+interface Owned {
+  /** Path parameter values naming the object (`{ id: '12' }`). */
+  params: Record<string, string>;
+  /** Everything A can read about the object, to compare before and after B's requests. */
+  snapshot(): Promise<unknown>;
+  /** Text only A's object contains, which must never appear in B's answers. */
+  markers: string[];
+}
+
+let fixtures = 0;
+
+/**
+ * How to create a user-owned object, by the resource segment its routes put before the id
+ * (`/api/devices/:id/...` → `devices`). A route whose id belongs to a resource missing here fails the
+ * gate: locations, tariffs, comparisons, exports and notifications add theirs when they arrive.
+ */
+const OWNED_RESOURCES: Record<string, (app: FastifyInstance, owner: User) => Promise<Owned>> = {
+  devices: async (app, owner) => {
+    const marker = `A-only-${Math.random().toString(36).slice(2, 10)}`;
+    const n = fixtures++;
+    const mac = `02:AA:00:00:${String(Math.floor(n / 100)).padStart(2, '0')}:${String(n % 100).padStart(2, '0')}`;
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/devices',
+      headers: owner.auth,
+      payload: { name: marker, mac, typeCode: 13, model: marker },
+    });
+    if (res.statusCode !== 200) throw new Error(`device fixture: ${res.statusCode} ${res.body}`);
+    const { device, ingestKey } = res.json() as { device: { id: number }; ingestKey: string };
+    const now = Date.now();
+    const readings = Array.from({ length: 30 }, (_, i) => ({
+      ts: new Date(now - (30 - i) * 60_000).toISOString(),
+      values: { vave1: 230, pave1: 500 + i, eai1: 100 + i * 0.01 },
+    }));
+    await app.inject({ method: 'POST', url: '/api/ingest', headers: { 'x-device-key': ingestKey }, payload: { readings } });
+    const id = String(device.id);
+    const read = async (url: string) => (await app.inject({ method: 'GET', url, headers: owner.auth })).json() as unknown;
+    return {
+      params: { id },
+      markers: [marker, mac],
+      snapshot: async () => {
+        // Energy spans end now; their figures are what must not change.
+        const energy = (await read(`/api/devices/${id}/energy`)) as Record<string, unknown>;
+        const figures = Object.fromEntries(
+          Object.entries(energy).map(([k, v]) => [k, v && typeof v === 'object' ? (v as { energyKwh?: unknown }).energyKwh : v]),
+        );
+        return {
+          device: await read(`/api/devices/${id}`),
+          energy: figures,
+          readings: await read(`/api/devices/${id}/readings?from=${now - 3_600_000}&to=${now + 60_000}&interval=raw`),
+        };
+      },
+    };
+  },
+};
+
+/** The resource an id-taking route names (`/api/devices/:id/energy` → `devices`), or null for routes without ids. */
+function resourceOf(url: string): string | null {
+  if (!url.includes(':') || url.startsWith(DOCS_PATH)) return null;
+  return /\/([^/:]+)\/:\w+/.exec(url)?.[1] ?? '';
+}
+
+/** Routes taking an id of a resource the gate cannot create: each fails the gate. */
+function uncovered(routes: readonly RouteInfo[]): string[] {
+  return routes
+    .filter((r) => {
+      const resource = resourceOf(r.url);
+      return resource !== null && !(resource in OWNED_RESOURCES);
+    })
+    .map((r) => `${r.method} ${r.url}`);
+}
+
+describe('tenancy gate coverage', () => {
+  it('fails for a route taking an id the gate has no fixture for', () => {
+    expect(
+      uncovered([
+        { method: 'GET', url: '/api/devices/:id', schema: undefined },
+        { method: 'GET', url: '/api/locations/:id', schema: undefined },
+        { method: 'PUT', url: '/api/comparisons/:id', schema: undefined },
+        { method: 'GET', url: '/api/devices', schema: undefined },
+      ]),
+    ).toEqual(['GET /api/locations/:id', 'PUT /api/comparisons/:id']);
+  });
+});
+
+type OpenApi = {
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        parameters?: { name: string; in: string; required?: boolean }[];
+        requestBody?: { content?: Record<string, { schema?: JsonSchema }> };
+      }
+    >
+  >;
+  components?: { schemas?: Record<string, JsonSchema> };
+};
+
+describe.each(DIALECTS)('tenancy gate on %s', (dialect) => {
+  let t: TestApp;
+  let doc: OpenApi;
+  let a: User;
+  let b: User;
+
+  beforeAll(async () => {
+    t = await buildTestApp(dialect);
+    a = await signUp(t.app);
+    b = await signUp(t.app);
+    doc = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json() as OpenApi;
+  });
+  afterAll(async () => t?.close());
+
+  /** A query with every required parameter of the route (a recent range for the readings). */
+  function query(method: string, url: string): string {
+    const now = Date.now();
+    const hints: Record<string, string> = { from: String(now - 3_600_000), to: String(now), interval: 'raw' };
+    const params = doc.paths[url.replace(/:(\w+)/g, '{$1}')]?.[method.toLowerCase()]?.parameters ?? [];
+    const pairs = params.filter((p) => p.in === 'query' && p.required).map((p) => `${p.name}=${encodeURIComponent(hints[p.name] ?? '')}`);
+    return pairs.length ? `?${pairs.join('&')}` : '';
+  }
+
+  /** Bodies the route's schema accepts, seeded, so a refusal is about the id and not the body. */
+  function bodies(method: string, url: string): (Json | undefined)[] {
+    const schema = doc.paths[url.replace(/:(\w+)/g, '{$1}')]?.[method.toLowerCase()]?.requestBody?.content?.['application/json']?.schema;
+    if (!schema) return [undefined];
+    const resolve = (ref: string) => doc.components?.schemas?.[ref.replace('#/components/schemas/', '')];
+    const arb = arbitraryFor(schema, { resolve, dictionary: { strings: [], numbers: [], keys: [] } });
+    return fc.sample(arb, { seed: 11, numRuns: 40 });
+  }
+
+  it('every route with an id of a user-owned object answers 404 to another user and leaves the object unchanged', async () => {
+    const failures: string[] = [];
+    let checked = 0;
+    for (const name of uncovered(t.ctx.routes)) {
+      failures.push(`${name}: takes an id the tenancy gate has no fixture for (add its resource to OWNED_RESOURCES)`);
+    }
+    for (const route of t.ctx.routes) {
+      const resource = resourceOf(route.url);
+      const create = resource === null ? undefined : OWNED_RESOURCES[resource];
+      if (!create) continue;
+      const name = `${route.method} ${route.url}`;
+      const owned = await create(t.app, a);
+      const missing = (route.url.match(/:(\w+)/g) ?? []).map((p) => p.slice(1)).filter((p) => !(p in owned.params));
+      if (missing.length) {
+        failures.push(`${name}: the "${resource}" fixture gives no value for ${missing.join(', ')}`);
+        continue;
+      }
+      const url = route.url.replace(/:(\w+)/g, (_, p: string) => owned.params[p] as string) + query(route.method, route.url);
+      const before = await owned.snapshot();
+      let answered: number | undefined;
+      let usedBody: Json | undefined;
+      // The first body that passes validation (a refine the JSON Schema cannot say may refuse some).
+      for (const body of bodies(route.method, route.url)) {
+        const res = await t.app.inject({
+          method: route.method as 'GET',
+          url,
+          headers: b.auth,
+          ...(body === undefined ? {} : { payload: body as object }),
+        });
+        if (res.statusCode === 400) continue;
+        answered = res.statusCode;
+        usedBody = body;
+        for (const m of owned.markers) if (res.body.includes(m)) failures.push(`${name}: B's answer contains A's "${m}"`);
+        break;
+      }
+      if (answered !== 404) {
+        failures.push(`${name}: B with A's ids answered ${answered ?? '400 to every generated body'}, not 404`);
+        continue;
+      }
+      expect(await owned.snapshot(), `${name}: A's object changed after B's request`).toEqual(before);
+      // The same request from A reaches the object: the 404 was about ownership, not the request.
+      const own = await t.app.inject({
+        method: route.method as 'GET',
+        url,
+        headers: a.auth,
+        ...(usedBody === undefined ? {} : { payload: usedBody as object }),
+      });
+      if (own.statusCode < 200 || own.statusCode >= 300)
+        failures.push(`${name}: A's own request answered ${own.statusCode}: ${own.body.slice(0, 200)}`);
+      checked++;
+    }
+    expect(failures).toEqual([]);
+    expect(checked).toBeGreaterThan(0);
+    console.log(`Tenancy gate (${dialect}): ${checked} routes with ids of user-owned objects checked`);
+  });
+
+  it("answers without ids never carry another user's objects", async () => {
+    // Fresh users: GET account/logout is among these routes and ends B's session.
+    a = await signUp(t.app);
+    b = await signUp(t.app);
+    const owned = await OWNED_RESOURCES.devices?.(t.app, a);
+    for (const route of t.ctx.routes) {
+      if (route.method !== 'GET' || route.url.includes(':') || route.url.includes('*') || route.url.startsWith(DOCS_PATH)) continue;
+      const res = await t.app.inject({ method: 'GET', url: route.url, headers: b.auth });
+      for (const m of owned?.markers ?? []) expect(res.body.includes(m), `${route.url} shows B A's "${m}"`).toBe(false);
+    }
+  });
+
+  it("the hub refuses B's subscription to A's device and sends B none of its readings", async () => {
+    a = await signUp(t.app);
+    b = await signUp(t.app);
+    const owned = (await OWNED_RESOURCES.devices?.(t.app, a)) as Owned;
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const addr = t.app.server.address();
+    const port = typeof addr === 'object' && addr ? addr.port : 0;
+    const client = (u: User) =>
+      new HubConnectionBuilder()
+        .withUrl(`http://127.0.0.1:${port}${HUB_PATH}`, { accessTokenFactory: () => u.token })
+        .configureLogging({ log: () => {} })
+        .build();
+    const hubA = client(a);
+    const hubB = client(b);
+    const seenByB: unknown[] = [];
+    const seenByA: unknown[] = [];
+    hubB.on(HUB_EVENTS.liveMeasurement, (m) => seenByB.push(m));
+    hubA.on(HUB_EVENTS.liveMeasurement, (m) => seenByA.push(m));
+    await hubA.start();
+    await hubB.start();
+    try {
+      const id = Number(owned.params.id);
+      await expect(hubB.invoke(HUB_METHODS.subscribeDevice, id)).rejects.toThrow(`Device ${id} not found.`);
+      await expect(hubB.invoke(HUB_METHODS.subscribeDevice, String(id))).rejects.toThrow(/not found/);
+      expect(await hubA.invoke(HUB_METHODS.subscribeDevice, id)).toBe(true);
+      const device = await t.app.inject({ method: 'GET', url: `/api/devices/${id}`, headers: a.auth });
+      expect(device.statusCode).toBe(200);
+      // A reading of A's device reaches A and not B.
+      const keyRes = await t.app.inject({
+        method: 'POST',
+        url: '/api/devices',
+        headers: a.auth,
+        payload: { name: 'second', mac: '02:AB:00:00:00:02', typeCode: 13 },
+      });
+      const second = keyRes.json() as { device: { id: number }; ingestKey: string };
+      expect(await hubA.invoke(HUB_METHODS.subscribeDevice, second.device.id)).toBe(true);
+      await expect(hubB.invoke(HUB_METHODS.subscribeDevice, second.device.id)).rejects.toThrow(/not found/);
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/ingest',
+        headers: { 'x-device-key': second.ingestKey },
+        payload: { readings: [{ ts: new Date(Date.now() - 1000).toISOString(), values: { vave1: 231 } }] },
+      });
+      const deadline = Date.now() + 5000;
+      while (seenByA.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(seenByA.length).toBeGreaterThan(0);
+      await new Promise((r) => setTimeout(r, 200));
+      expect(seenByB).toEqual([]);
+    } finally {
+      await hubA.stop();
+      await hubB.stop();
+    }
+  });
+});
