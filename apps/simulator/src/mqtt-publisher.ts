@@ -1,3 +1,4 @@
+import { mqttReadingsTopic } from '@phasewatch/shared';
 import { ingestBody } from './serialize.js';
 
 /** Sends readings over MQTT the way a device would: its own topic, its key in the payload. */
@@ -8,7 +9,7 @@ export interface MqttPublisher {
 
 /** The topic a device publishes its readings to. */
 export function readingsTopic(mac: string): string {
-  return `phasewatch/${mac}/readings`;
+  return mqttReadingsTopic(mac);
 }
 
 /**

@@ -1,9 +1,9 @@
-import { ingestRequestSchema, macSchema } from '@phasewatch/shared';
+import { ingestRequestSchema, macSchema, mqttReadingsTopic } from '@phasewatch/shared';
 import type { FastifyBaseLogger } from 'fastify';
 import mqtt from 'mqtt';
 import type { IngestService } from './ingest.service.js';
 
-export const MQTT_TOPIC = 'phasewatch/+/readings';
+export const MQTT_TOPIC = mqttReadingsTopic('+');
 
 export interface MqttStats {
   received: number;

@@ -25,6 +25,11 @@ export const ingestRequestSchema = z.strictObject({
 });
 export type IngestRequest = z.infer<typeof ingestRequestSchema>;
 
+/** MQTT topic a device publishes its readings on (`+` as the MAC subscribes to every device). */
+export function mqttReadingsTopic(mac: string): string {
+  return `phasewatch/${mac}/readings`;
+}
+
 export const ingestResponseSchema = z.object({ accepted: z.number().int() });
 export type IngestResponse = z.infer<typeof ingestResponseSchema>;
 

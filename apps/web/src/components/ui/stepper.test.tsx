@@ -53,4 +53,30 @@ describe('StepperWidget', () => {
     await user.click(screen.getByRole('button', { name: 'Next' }));
     expect(onFinish).toHaveBeenCalledOnce();
   });
+
+  it('leaves a guarded step only when its check passes, and locks the steps before a final one', async () => {
+    const user = userEvent.setup();
+    let valid = false;
+    const onNext = vi.fn(async () => valid);
+    const onFinish = vi.fn();
+    renderUi(
+      <StepperWidget
+        onFinish={onFinish}
+        finishLabel="Done"
+        steps={[
+          { label: 'Details', content: <p>details body</p>, onNext, nextLabel: 'Create' },
+          { label: 'Key', content: <p>key body</p>, final: true },
+        ]}
+      />,
+    );
+    await user.click(screen.getByRole('button', { name: 'Create' }));
+    expect(onNext).toHaveBeenCalledOnce();
+    expect(screen.getByText('details body')).toBeInTheDocument();
+    valid = true;
+    await user.click(screen.getByRole('button', { name: 'Create' }));
+    expect(await screen.findByText('key body')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Back' })).toBeDisabled();
+    await user.click(screen.getByRole('button', { name: 'Done' }));
+    expect(onFinish).toHaveBeenCalledOnce();
+  });
 });

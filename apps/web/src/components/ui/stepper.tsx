@@ -34,15 +34,40 @@ export interface StepDef {
   label: string;
   description?: string;
   content: ReactNode;
+  /**
+   * Runs when Next (or Finish) is pressed on this step; the step is left only when it answers true
+   * (e.g. its form is valid, or a request behind it succeeded). The button shows a spinner meanwhile.
+   */
+  onNext?: () => boolean | Promise<boolean>;
+  /** Text of the Next button on this step (e.g. "Create device"). */
+  nextLabel?: string;
+  /** Once here, the steps before cannot be revisited (e.g. after the step that created something). */
+  final?: boolean;
 }
 
 /** A step-by-step form frame on Mantine's Stepper; next/back buttons move between the steps. */
-export function StepperWidget({ steps, onFinish }: { steps: StepDef[]; onFinish?: () => void }) {
+export function StepperWidget({ steps, onFinish, finishLabel }: { steps: StepDef[]; onFinish?: () => void; finishLabel?: string }) {
   const { t } = useTranslation();
   const s = useStepper(steps.length);
+  const [busy, setBusy] = useState(false);
+  const current = steps[s.active - 1];
+  const locked = steps.slice(0, s.active).some((step) => step.final);
+  const advance = async () => {
+    if (current?.onNext) {
+      setBusy(true);
+      try {
+        if (!(await current.onNext())) return;
+      } finally {
+        setBusy(false);
+      }
+    }
+    if (s.position === 'last') onFinish?.();
+    else s.next();
+  };
+  const nextText = current?.nextLabel ?? (s.position === 'last' && finishLabel ? finishLabel : t('widgets.next'));
   return (
     <div data-position={s.position} data-previous={s.previous ?? ''}>
-      <Stepper active={s.active - 1} onStepClick={(i) => s.goTo(i + 1)} allowNextStepsSelect={false} size="sm">
+      <Stepper active={s.active - 1} onStepClick={(i) => !locked && s.goTo(i + 1)} allowNextStepsSelect={false} size="sm">
         {steps.map((step, i) => (
           <Stepper.Step
             key={step.label}
@@ -50,16 +75,19 @@ export function StepperWidget({ steps, onFinish }: { steps: StepDef[]; onFinish?
             description={step.description}
             data-status={s.statusOf(i + 1)}
             aria-label={`${t('widgets.step', { n: i + 1 })}: ${step.label}`}
+            allowStepSelect={!locked && i + 1 < s.active}
           >
             <div style={{ animation: `pw-fade-in ${STEPPER_ANIMATION_S}s ease` }}>{step.content}</div>
           </Stepper.Step>
         ))}
       </Stepper>
       <Group justify="space-between" mt="md">
-        <Button variant="default" onClick={s.back} disabled={s.position === 'first'}>
+        <Button variant="default" onClick={s.back} disabled={s.position === 'first' || locked || busy}>
           {t('widgets.back')}
         </Button>
-        <Button onClick={s.position === 'last' ? onFinish : s.next}>{t('widgets.next')}</Button>
+        <Button onClick={() => void advance()} loading={busy}>
+          {nextText}
+        </Button>
       </Group>
     </div>
   );

@@ -1,9 +1,11 @@
 import type { DeviceListItem } from '@phasewatch/shared';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, screen, waitFor, within } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
-import { describe, expect, it, vi } from 'vitest';
+import userEvent from '@testing-library/user-event';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RealtimeProvider } from '@/features/realtime/realtime-provider';
+import { setLanguage } from '@/i18n';
 import { fakeHubFactory } from '@/test/fake-hub';
 import { renderUi } from '@/test/render';
 import { DeviceList } from './device-list';
@@ -25,18 +27,58 @@ const device = (id: number, name: string, typeCode: number): DeviceListItem => (
   latestReading: null,
 });
 
+function Where() {
+  const location = useLocation();
+  return <output data-testid="where">{location.pathname}</output>;
+}
+
 /** The list with a real query cache and realtime provider over a fake hub. */
 function renderList(queryClient: QueryClient, create: ReturnType<typeof fakeHubFactory>['create']) {
   renderUi(
     <QueryClientProvider client={queryClient}>
       <RealtimeProvider signedIn getToken={() => 't'} createClient={create}>
-        <MemoryRouter>
-          <DeviceList />
+        <MemoryRouter initialEntries={['/dashboard']}>
+          <Routes>
+            <Route path="/dashboard" element={<DeviceList />} />
+            <Route path="*" element={<Where />} />
+          </Routes>
         </MemoryRouter>
       </RealtimeProvider>
     </QueryClientProvider>,
   );
 }
+
+const listClient = (devices: DeviceListItem[]) => {
+  const qc = new QueryClient({ defaultOptions: { queries: { staleTime: Number.POSITIVE_INFINITY, retry: false } } });
+  qc.setQueryData(['devices'], devices);
+  return qc;
+};
+
+/** matchMedia answering as a phone (below 576 px) does. */
+function asPhone() {
+  return vi.spyOn(window, 'matchMedia').mockImplementation(
+    (query: string) =>
+      ({
+        matches: query.includes('max-width'),
+        media: query,
+        onchange: null,
+        addListener: vi.fn(),
+        removeListener: vi.fn(),
+        addEventListener: vi.fn(),
+        removeEventListener: vi.fn(),
+        dispatchEvent: vi.fn(),
+      }) as unknown as MediaQueryList,
+  );
+}
+
+afterEach(async () => {
+  vi.restoreAllMocks();
+  window.sessionStorage.clear();
+  await setLanguage('en');
+});
+
+// Rendering the list with Mantine and a realtime provider takes seconds on a loaded 2-core machine.
+vi.setConfig({ testTimeout: 20_000 });
 
 describe('DeviceList live values', () => {
   it('watches the listed devices and shows pushed values and statuses without refetching', async () => {
@@ -47,9 +89,9 @@ describe('DeviceList live values', () => {
     renderList(queryClient, create);
     const hub = hubs[0];
     if (!hub) throw new Error('no hub');
-    await waitFor(() => expect([...hub.watched].sort()).toEqual([1, 1, 2, 2, 3, 3]));
+    await waitFor(() => expect([...hub.watched].sort()).toEqual([1, 2, 3]));
     const row = (name: string) => screen.getByRole('row', { name: new RegExp(name) });
-    const value = (id: number) => document.querySelectorAll(`[data-live-value="${id}"]`)[1]?.textContent;
+    const value = (id: number) => document.querySelector(`[data-live-value="${id}"]`)?.textContent;
     expect(value(1)).toBe('—');
 
     act(() => hub.push('liveMeasurement', { deviceId: 1, ts: 1, values: { pave1: 100, pave2: 200, pave3: 300 } }));
@@ -81,7 +123,7 @@ describe('DeviceList live values', () => {
     const { hubs, create } = fakeHubFactory();
     const fetchSpy = vi.spyOn(globalThis, 'fetch');
     renderList(queryClient, create);
-    const value = () => document.querySelectorAll('[data-live-value="1"]')[1]?.textContent;
+    const value = () => document.querySelector('[data-live-value="1"]')?.textContent;
     await waitFor(() => expect(value()).toBe('600 W'));
     expect(fetchSpy).not.toHaveBeenCalled();
     const hub = hubs[0];
@@ -91,5 +133,65 @@ describe('DeviceList live values', () => {
     act(() => hub.push('liveMeasurement', { deviceId: 1, ts: at + 10_000, values: { power3phases: 750 } }));
     await waitFor(() => expect(value()).toBe('750 W'));
     fetchSpy.mockRestore();
+  });
+});
+
+describe('DeviceList rows and cards', () => {
+  it('opens the device from anywhere on its row, and with Enter on the focused row', async () => {
+    const user = userEvent.setup();
+    const { create } = fakeHubFactory();
+    renderList(listClient([device(4, 'Boiler', 17), device(5, 'Grid', 13)]), create);
+    await user.click(screen.getByRole('row', { name: /Boiler/ }).querySelectorAll('td')[6] as HTMLElement);
+    expect(await screen.findByTestId('where')).toHaveTextContent('/thermo-device-details/4');
+  });
+
+  it('opens the device with the keyboard', async () => {
+    const user = userEvent.setup();
+    const { create } = fakeHubFactory();
+    renderList(listClient([device(5, 'Grid', 13)]), create);
+    const row = screen.getByRole('row', { name: /Grid/ });
+    row.focus();
+    await user.keyboard('{Enter}');
+    expect(await screen.findByTestId('where')).toHaveTextContent('/device-energy-details/5');
+  });
+
+  it('shows status and type names in the user language', async () => {
+    await setLanguage('pl');
+    const { create } = fakeHubFactory();
+    renderList(listClient([{ ...device(1, 'Licznik', 13), typeName: 'Three-phase energy meter' }]), create);
+    const row = screen.getByRole('row', { name: /Licznik/ });
+    expect(within(row).getByText('Poza siecią')).toBeInTheDocument();
+    expect(within(row).getByText('Trójfazowy licznik energii')).toBeInTheDocument();
+    expect(within(row).queryByText('Three-phase energy meter')).not.toBeInTheDocument();
+  });
+
+  it('lists the devices as cards on a phone', async () => {
+    asPhone();
+    const { create } = fakeHubFactory();
+    renderList(listClient([device(1, 'Meter', 13), device(2, 'Heating', 17)]), create);
+    expect(screen.queryByRole('table')).not.toBeInTheDocument();
+    expect(document.querySelectorAll('[data-device-card]')).toHaveLength(2);
+  });
+
+  it('leads a new user to add a device', async () => {
+    const user = userEvent.setup();
+    const { create } = fakeHubFactory();
+    renderList(listClient([]), create);
+    expect(screen.getByText('No devices yet')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Add your first device' }));
+    expect(await screen.findByRole('dialog', { name: 'Add device' })).toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: /^Name/ })).toBeInTheDocument();
+  });
+
+  it('tells an offline device as a toast once, not again when the list is refetched', async () => {
+    const show = vi.spyOn(await import('@mantine/notifications').then((m) => m.notifications), 'show');
+    const { create } = fakeHubFactory();
+    const qc = listClient([{ ...device(1, 'Meter', 13), lastSeen: '2026-11-26 10:00:00' }]);
+    renderList(qc, create);
+    await waitFor(() => expect(show).toHaveBeenCalledTimes(1));
+    expect(show.mock.calls[0]?.[0].message).toBe('The device Meter is offline');
+    act(() => qc.setQueryData(['devices'], [{ ...device(1, 'Meter', 13), lastSeen: '2026-11-26 10:00:00', totalEnergyKwh: 1 }]));
+    await screen.findByText('1.00 kWh');
+    expect(show).toHaveBeenCalledTimes(1);
   });
 });

@@ -1,42 +1,41 @@
-import {
-  ActionIcon,
-  Alert,
-  Anchor,
-  Badge,
-  Box,
-  Button,
-  Card,
-  Group,
-  Skeleton,
-  Stack,
-  Table,
-  Text,
-  ThemeIcon,
-  Tooltip,
-} from '@mantine/core';
+import { ActionIcon, Alert, Anchor, Button, Card, Group, Skeleton, Stack, Table, Text, ThemeIcon } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { type DeviceListItem, deviceDetailPath, deviceKind } from '@phasewatch/shared';
-import { IconDevices, IconEdit, IconEye, IconWifiOff } from '@tabler/icons-react';
-import { useState } from 'react';
+import { IconDevices, IconEdit, IconEye, IconPlus } from '@tabler/icons-react';
+import { type KeyboardEvent, type MouseEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { SearchBox } from '@/components/ui/search-box';
 import { paths } from '@/config/paths';
-import { useLiveDeviceStatus, useLiveMeasurements } from '@/features/realtime/use-live-measurements';
+import { useLiveMeasurements } from '@/features/realtime/use-live-measurements';
+import { useAuth } from '@/lib/auth-store';
 import { errorTexts } from '@/lib/error-text';
 import { useDevices } from '../api/get-devices';
 import { newestReading } from '../api/get-latest-reading';
+import { announceDeviceState } from '../device-alerts';
+import { deviceTypeLabel } from '../device-labels';
 import { formatQuantity, headlineValue } from '../live-values';
+import { AddDeviceModal } from './add-device/add-device-modal';
+import classes from './device-list.module.css';
+import { DeviceStatusBadge, useDeviceStatus } from './device-status';
 import { EnergyTotal } from './energy-total';
+
+/** Below the spec's mobile breakpoint (576 px = 36em) the list is cards instead of a table. */
+const PHONE_QUERY = '(max-width: 35.99em)';
 
 /**
  * The dashboard's device list: name, model, status, live value, actions, location, tariff, total (spec
- * section 2). Each shown row watches its device on the hub: the live value and the online status follow
- * the pushed readings and status events without refetching the list.
+ * section 2); cards on phones. Each shown device watches its stream on the hub: the live value and the
+ * online status follow the pushed readings and status events without refetching the list. A device
+ * that goes offline or has a weak signal is told once as a toast (spec section 8).
  */
 export function DeviceList() {
   const { t } = useTranslation();
   const devices = useDevices();
   const [query, setQuery] = useState('');
+  const [adding, setAdding] = useState(false);
+  const phone = useMediaQuery(PHONE_QUERY, false, { getInitialValueInEffect: false });
+  const addModal = <AddDeviceModal opened={adding} onClose={() => setAdding(false)} />;
 
   if (devices.isPending) {
     return (
@@ -59,19 +58,25 @@ export function DeviceList() {
   }
   if (devices.data.length === 0) {
     return (
-      <Card withBorder padding="xl">
-        <Stack align="center" gap="xs" py="lg">
-          <ThemeIcon size={56} radius="xl" variant="light">
-            <IconDevices size={30} />
-          </ThemeIcon>
-          <Text fw={600} size="lg">
-            {t('dashboard.empty')}
-          </Text>
-          <Text c="dimmed" size="sm" ta="center">
-            {t('dashboard.emptyHint')}
-          </Text>
-        </Stack>
-      </Card>
+      <>
+        <Card withBorder padding="xl">
+          <Stack align="center" gap="xs" py="lg">
+            <ThemeIcon size={56} radius="xl" variant="light">
+              <IconDevices size={30} />
+            </ThemeIcon>
+            <Text fw={600} size="lg">
+              {t('dashboard.empty')}
+            </Text>
+            <Text c="dimmed" size="sm" ta="center" maw={480}>
+              {t('dashboard.emptyHint')}
+            </Text>
+            <Button mt="sm" leftSection={<IconPlus size={18} />} onClick={() => setAdding(true)}>
+              {t('dashboard.addFirst')}
+            </Button>
+          </Stack>
+        </Card>
+        {addModal}
+      </>
     );
   }
 
@@ -82,20 +87,37 @@ export function DeviceList() {
 
   return (
     <Stack>
-      <SearchBox maw={320} placeholder={t('dashboard.searchPlaceholder')} onSearch={setQuery} onClear={() => setQuery('')} />
+      <Group justify="space-between" gap="sm">
+        <SearchBox
+          style={{ flex: '1 1 220px', maxWidth: phone ? undefined : 320 }}
+          placeholder={t('dashboard.searchPlaceholder')}
+          onSearch={setQuery}
+          onClear={() => setQuery('')}
+        />
+        <Button leftSection={<IconPlus size={18} />} onClick={() => setAdding(true)}>
+          {t('dashboard.addDevice')}
+        </Button>
+      </Group>
+      {devices.data.map((d) => (
+        <DeviceAlert key={d.id} device={d} />
+      ))}
       {rows.length === 0 ? (
         <Text c="dimmed">{t('dashboard.noMatches', { query })}</Text>
+      ) : phone ? (
+        <Stack gap="sm" data-device-cards>
+          {rows.map((d) => (
+            <DeviceCard key={d.id} device={d} />
+          ))}
+        </Stack>
       ) : (
-        <Table.ScrollContainer minWidth={720}>
+        <Table.ScrollContainer minWidth={760}>
           <Table striped highlightOnHover verticalSpacing="sm">
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>{t('dashboard.name')}</Table.Th>
                 <Table.Th>{t('dashboard.model')}</Table.Th>
                 <Table.Th>{t('dashboard.status')}</Table.Th>
-                <Table.Th ta="right" visibleFrom="xs">
-                  {t('dashboard.liveValue')}
-                </Table.Th>
+                <Table.Th ta="right">{t('dashboard.liveValue')}</Table.Th>
                 <Table.Th>{t('dashboard.actions')}</Table.Th>
                 <Table.Th>{t('dashboard.location')}</Table.Th>
                 <Table.Th>{t('dashboard.tariff')}</Table.Th>
@@ -110,6 +132,7 @@ export function DeviceList() {
           </Table>
         </Table.ScrollContainer>
       )}
+      {addModal}
     </Stack>
   );
 }
@@ -130,15 +153,59 @@ export function LiveValue({ device }: { device: Pick<DeviceListItem, 'id' | 'typ
   );
 }
 
+/** Tells a device's offline state or weak signal as a toast, once (see device-alerts.ts). */
+function DeviceAlert({ device }: { device: DeviceListItem }) {
+  const { t } = useTranslation();
+  const { user } = useAuth();
+  const { online, weakSignal } = useDeviceStatus(device);
+  const everSeen = device.lastSeen !== null || device.latestReading !== null;
+  const userId = user?.id ?? 0;
+  useEffect(() => {
+    announceDeviceState(t, userId, { id: device.id, name: device.name, offline: !online, weakSignal, everSeen });
+  }, [t, userId, device.id, device.name, online, weakSignal, everSeen]);
+  return null;
+}
+
+/** Whether a click or key press came from a control inside the row (a link or button handles it). */
+const fromControl = (e: MouseEvent | KeyboardEvent) => (e.target as HTMLElement).closest('a, button, input') !== null;
+
+/** Opening a device by its row or card: a click anywhere on it, or Enter when it has the focus. */
+function useOpenDevice(device: DeviceListItem) {
+  const navigate = useNavigate();
+  const to = deviceDetailPath(device.typeCode, device.id);
+  return {
+    to,
+    onClick: (e: MouseEvent) => {
+      if (!fromControl(e) && !window.getSelection()?.toString()) navigate(to);
+    },
+    onKeyDown: (e: KeyboardEvent) => {
+      if (e.key === 'Enter' && !fromControl(e)) navigate(to);
+    },
+  };
+}
+
+function Actions({ device: d }: { device: DeviceListItem }) {
+  const { t } = useTranslation();
+  return (
+    <Group gap={4} wrap="nowrap">
+      <ActionIcon component={Link} to={paths.deviceOverview(d.id)} variant="subtle" aria-label={`${t('dashboard.overview')}: ${d.name}`}>
+        <IconEye size={18} />
+      </ActionIcon>
+      <ActionIcon component={Link} to={paths.editDevice(d.id)} variant="subtle" aria-label={`${t('dashboard.edit')}: ${d.name}`}>
+        <IconEdit size={18} />
+      </ActionIcon>
+    </Group>
+  );
+}
+
 function DeviceRow({ device: d }: { device: DeviceListItem }) {
   const { t } = useTranslation();
-  const live = useLiveDeviceStatus(d.id);
-  const online = (live?.status ?? d.status) === 'online';
-  const weakSignal = live?.weakSignal ?? d.weakSignal;
+  const open = useOpenDevice(d);
   return (
-    <Table.Tr>
+    <Table.Tr className={classes.clickable} tabIndex={0} onClick={open.onClick} onKeyDown={open.onKeyDown} data-device-row={d.id}>
       <Table.Td>
-        <Anchor component={Link} to={deviceDetailPath(d.typeCode, d.id)} fw={600}>
+        {/* The row is the keyboard stop that opens the device; the link serves pointer and link lists. */}
+        <Anchor component={Link} to={open.to} fw={600} tabIndex={-1}>
           {d.name}
         </Anchor>
         {d.friendlyName && d.friendlyName !== d.name && (
@@ -146,47 +213,78 @@ function DeviceRow({ device: d }: { device: DeviceListItem }) {
             {d.friendlyName}
           </Text>
         )}
-        {/* Below 576 px the list scrolls sideways: the live value stays in sight under the name. */}
-        <Box hiddenFrom="xs" mt={2}>
-          <LiveValue device={d} />
-        </Box>
       </Table.Td>
-      <Table.Td>{d.model}</Table.Td>
       <Table.Td>
-        <Group gap={6} wrap="nowrap">
-          <Badge color={online ? 'teal' : 'gray'} variant="light" data-device-status={d.id}>
-            {t(online ? 'dashboard.online' : 'dashboard.offline')}
-          </Badge>
-          {weakSignal && (
-            <Tooltip label={t('dashboard.weakSignal')}>
-              <IconWifiOff size={16} aria-label={t('dashboard.weakSignal')} />
-            </Tooltip>
-          )}
-        </Group>
+        <Text size="sm">{d.model || '—'}</Text>
+        <Text size="xs" c="dimmed" data-device-type={d.id}>
+          {deviceTypeLabel(t, d)}
+        </Text>
       </Table.Td>
-      <Table.Td ta="right" visibleFrom="xs">
+      <Table.Td>
+        <DeviceStatusBadge device={d} />
+      </Table.Td>
+      <Table.Td ta="right">
         <LiveValue device={d} />
       </Table.Td>
       <Table.Td>
-        <Group gap={4} wrap="nowrap">
-          <ActionIcon
-            component={Link}
-            to={paths.deviceOverview(d.id)}
-            variant="subtle"
-            aria-label={`${t('dashboard.overview')}: ${d.name}`}
-          >
-            <IconEye size={18} />
-          </ActionIcon>
-          <ActionIcon component={Link} to={paths.editDevice(d.id)} variant="subtle" aria-label={`${t('dashboard.edit')}: ${d.name}`}>
-            <IconEdit size={18} />
-          </ActionIcon>
-        </Group>
+        <Actions device={d} />
       </Table.Td>
       <Table.Td>{d.location?.name ?? '—'}</Table.Td>
       <Table.Td>{d.tariff?.name ?? '—'}</Table.Td>
-      <Table.Td ta="right">
+      <Table.Td ta="right" style={{ fontVariantNumeric: 'tabular-nums' }}>
         <EnergyTotal typeCode={d.typeCode} kwh={d.totalEnergyKwh} />
       </Table.Td>
     </Table.Tr>
+  );
+}
+
+/** A device on a phone: the same facts as a row, stacked so nothing is cut off at 390 px. */
+function DeviceCard({ device: d }: { device: DeviceListItem }) {
+  const { t } = useTranslation();
+  const open = useOpenDevice(d);
+  return (
+    <Card
+      withBorder
+      padding="sm"
+      className={classes.clickable}
+      tabIndex={0}
+      onClick={open.onClick}
+      onKeyDown={open.onKeyDown}
+      data-device-card={d.id}
+    >
+      <Group justify="space-between" align="flex-start" wrap="nowrap" gap="xs">
+        <div style={{ minWidth: 0 }}>
+          <Anchor component={Link} to={open.to} fw={600} tabIndex={-1} style={{ overflowWrap: 'anywhere' }}>
+            {d.name}
+          </Anchor>
+          <Text size="xs" c="dimmed" data-device-type={d.id}>
+            {[deviceTypeLabel(t, d), d.model].filter(Boolean).join(' · ')}
+          </Text>
+        </div>
+        <DeviceStatusBadge device={d} />
+      </Group>
+      <Group justify="space-between" mt="xs" wrap="nowrap">
+        <div>
+          <Text size="xs" c="dimmed">
+            {t('dashboard.liveValue')}
+          </Text>
+          <LiveValue device={d} />
+        </div>
+        <div style={{ textAlign: 'right' }}>
+          <Text size="xs" c="dimmed">
+            {t('dashboard.total')}
+          </Text>
+          <Text fw={600} component="div" style={{ fontVariantNumeric: 'tabular-nums' }}>
+            <EnergyTotal typeCode={d.typeCode} kwh={d.totalEnergyKwh} />
+          </Text>
+        </div>
+      </Group>
+      <Group justify="space-between" mt="xs" wrap="nowrap" gap="xs">
+        <Text size="xs" c="dimmed" style={{ minWidth: 0 }} truncate>
+          {`${t('dashboard.location')}: ${d.location?.name ?? '—'} · ${t('dashboard.tariff')}: ${d.tariff?.name ?? '—'}`}
+        </Text>
+        <Actions device={d} />
+      </Group>
+    </Card>
   );
 }

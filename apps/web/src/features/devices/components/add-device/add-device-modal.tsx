@@ -1,0 +1,235 @@
+import { Alert, Button, Code, CopyButton, Group, Modal, NumberInput, Select, Stack, Text, TextInput, Title, Tooltip } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { notifications } from '@mantine/notifications';
+import { type CreateDeviceResponse, createDeviceRequestSchema, DEVICE_TYPES, deviceKind } from '@phasewatch/shared';
+import { IconAlertTriangle, IconCheck, IconCopy, IconInfoCircle } from '@tabler/icons-react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { StepperWidget } from '@/components/ui/stepper';
+import { errorTexts, fieldErrorsOf } from '@/lib/error-text';
+import { useSchemaForm } from '@/lib/use-schema-form';
+import { useCreateDevice } from '../../api/create-device';
+import { ingestExamples } from '../../ingest-examples';
+
+/** Type codes offered by name; any other code is typed in. */
+const KNOWN_TYPES = [DEVICE_TYPES.ENERGY_METER_3P, DEVICE_TYPES.SINGLE_PHASE_METER, DEVICE_TYPES.SOLAR, DEVICE_TYPES.THERMOSTAT] as const;
+const OTHER = 'other';
+
+type Values = { name: string; friendlyName: string; typeCode: number; mac: string; model: string };
+
+/** "Add device": a dialog with the spec's stepper (details → location and tariff → the device key). */
+export function AddDeviceModal({ opened, onClose }: { opened: boolean; onClose(): void }) {
+  const { t } = useTranslation();
+  const phone = useMediaQuery('(max-width: 35.99em)', false, { getInitialValueInEffect: false });
+  // A new flow (empty form, step 1) each time the dialog opens.
+  const [round, setRound] = useState(0);
+  return (
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      onExitTransitionEnd={() => setRound((r) => r + 1)}
+      title={
+        <Title order={2} size="h3">
+          {t('addDevice.title')}
+        </Title>
+      }
+      size="lg"
+      fullScreen={phone}
+      closeButtonProps={{ 'aria-label': t('widgets.close') }}
+    >
+      <AddDeviceFlow key={round} onDone={onClose} />
+    </Modal>
+  );
+}
+
+function AddDeviceFlow({ onDone }: { onDone(): void }) {
+  const { t } = useTranslation();
+  const form = useSchemaForm(createDeviceRequestSchema, {
+    name: '',
+    friendlyName: '',
+    typeCode: DEVICE_TYPES.ENERGY_METER_3P,
+    mac: '',
+    model: '',
+  } as Values);
+  const [otherType, setOtherType] = useState(false);
+  const create = useCreateDevice();
+  const [created, setCreated] = useState<CreateDeviceResponse | null>(null);
+
+  const typeOptions = [
+    ...KNOWN_TYPES.map((code) => ({ value: String(code), label: t(`deviceTypes.${deviceKind(code)}`) })),
+    { value: OTHER, label: t('addDevice.otherType') },
+  ];
+
+  const details = (
+    <Stack gap="sm" mt="sm">
+      <TextInput label={t('addDevice.name')} required data-autofocus {...form.textProps('name')} />
+      <TextInput label={t('addDevice.friendlyName')} description={t('addDevice.friendlyNameHint')} {...form.textProps('friendlyName')} />
+      <Select
+        label={t('addDevice.type')}
+        required
+        allowDeselect={false}
+        data={typeOptions}
+        value={otherType ? OTHER : String(form.values.typeCode)}
+        onChange={(v) => {
+          const other = v === OTHER;
+          setOtherType(other);
+          if (!other && v) form.setValue('typeCode', Number(v));
+        }}
+        comboboxProps={{ zIndex: 400 }}
+      />
+      {otherType && (
+        <NumberInput
+          label={t('addDevice.typeCode')}
+          description={t('addDevice.typeCodeHint')}
+          required
+          min={0}
+          max={9999}
+          allowDecimal={false}
+          value={form.values.typeCode}
+          onChange={(v) => form.setValue('typeCode', typeof v === 'number' ? v : Number.NaN)}
+          error={form.errorText('typeCode')}
+          name="typeCode"
+        />
+      )}
+      <TextInput
+        label={t('addDevice.mac')}
+        description={t('addDevice.macHint')}
+        required
+        autoComplete="off"
+        spellCheck={false}
+        {...form.textProps('mac')}
+      />
+      <TextInput label={t('addDevice.model')} {...form.textProps('model')} />
+    </Stack>
+  );
+
+  const place = (
+    <Stack gap="sm" mt="sm">
+      <Alert variant="light" color="blue" icon={<IconInfoCircle />}>
+        {t('addDevice.noLocations')}
+      </Alert>
+      <Select label={t('addDevice.location')} data={[]} disabled placeholder="—" />
+      <Select label={t('addDevice.tariff')} data={[]} disabled placeholder="—" />
+      {create.isError && (
+        <Alert color="red" role="alert" title={t('messages.unableToSave')}>
+          {errorTexts(create.error)
+            .map((m) => t(m, { defaultValue: m }))
+            .join(' ')}
+        </Alert>
+      )}
+    </Stack>
+  );
+
+  const key = created && <KeyStep created={created} />;
+
+  return (
+    <StepperWidget
+      finishLabel={t('addDevice.done')}
+      onFinish={onDone}
+      steps={[
+        {
+          label: t('addDevice.stepDetails'),
+          description: t('addDevice.stepDetailsHint'),
+          content: details,
+          onNext: () => form.validate() !== null,
+        },
+        {
+          label: t('addDevice.stepPlace'),
+          description: t('addDevice.stepPlaceHint'),
+          content: place,
+          nextLabel: t('addDevice.create'),
+          onNext: async () => {
+            const body = form.validate();
+            if (!body) return false;
+            try {
+              const res = await create.mutateAsync(body);
+              setCreated(res);
+              notifications.show({ color: 'teal', message: t('addDevice.created', { name: res.device.name }) });
+              return true;
+            } catch (err) {
+              form.setErrors(fieldErrorsOf(err, form.values));
+              return false;
+            }
+          },
+        },
+        { label: t('addDevice.stepKey'), description: t('addDevice.stepKeyHint'), content: key, final: true },
+      ]}
+    />
+  );
+}
+
+/** The device key, shown this once, and how the device sends with it. */
+function KeyStep({ created }: { created: CreateDeviceResponse }) {
+  const { t } = useTranslation();
+  const [now] = useState(() => Date.now());
+  const examples = ingestExamples({
+    origin: window.location.origin,
+    key: created.ingestKey,
+    mac: created.device.mac,
+    typeCode: created.device.typeCode,
+    now,
+  });
+  return (
+    <Stack gap="sm" mt="sm">
+      <Alert variant="light" color="yellow" icon={<IconAlertTriangle />} title={t('addDevice.keyTitle')}>
+        {t('addDevice.keyOnce')}
+      </Alert>
+      <Copyable label={t('addDevice.key')} text={created.ingestKey} testId="ingest-key" />
+      <Copyable label={t('addDevice.http')} text={examples.http} block testId="example-http" />
+      <Copyable label={t('addDevice.mqtt')} text={examples.mqtt} block testId="example-mqtt" hint={t('addDevice.mqttHint')} />
+    </Stack>
+  );
+}
+
+function Copyable({
+  label,
+  text,
+  block = false,
+  hint,
+  testId,
+}: {
+  label: string;
+  text: string;
+  block?: boolean;
+  hint?: string;
+  testId: string;
+}) {
+  const { t } = useTranslation();
+  return (
+    <div>
+      <Group justify="space-between" gap="xs" mb={4} wrap="nowrap">
+        <Text size="sm" fw={600}>
+          {label}
+        </Text>
+        <CopyButton value={text} timeout={2000}>
+          {({ copied, copy }) => (
+            <Tooltip label={copied ? t('addDevice.copied') : t('addDevice.copy')} withArrow>
+              <Button
+                size="compact-sm"
+                variant="light"
+                color={copied ? 'teal' : undefined}
+                leftSection={copied ? <IconCheck size={14} /> : <IconCopy size={14} />}
+                onClick={copy}
+                aria-label={`${t('addDevice.copy')}: ${label}`}
+              >
+                {copied ? t('addDevice.copied') : t('addDevice.copy')}
+              </Button>
+            </Tooltip>
+          )}
+        </CopyButton>
+      </Group>
+      <Code
+        block={block}
+        data-testid={testId}
+        style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all', display: block ? undefined : 'block' }}
+      >
+        {text}
+      </Code>
+      {hint && (
+        <Text size="xs" c="dimmed" mt={4}>
+          {hint}
+        </Text>
+      )}
+    </div>
+  );
+}
