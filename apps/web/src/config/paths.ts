@@ -62,6 +62,7 @@ export const api = {
   deviceReadings: (id: string | number) => `devices/${id}/readings`,
   deviceLimits: (id: string | number) => `devices/${id}/limits`,
   deviceMeterValue: (id: string | number) => `devices/${id}/meter-value`,
+  deviceNotifications: (id: string | number) => `devices/${id}/notifications`,
 } as const;
 
 export const API_BASE_URL = '/api/';

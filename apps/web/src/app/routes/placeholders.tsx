@@ -30,8 +30,6 @@ function Placeholder({ titleKey, note }: { titleKey: string; note?: string }) {
   );
 }
 
-export const EditDevicePage = () => <Placeholder titleKey="titles.editDevice" />;
-export const DeviceOverviewPage = () => <Placeholder titleKey="titles.deviceOverview" />;
 export const AnalyticsPage = () => <Placeholder titleKey="titles.comparativeAnalysis" />;
 export const LocationListPage = () => <Placeholder titleKey="titles.locationList" />;
 export const LocationViewPage = () => <Placeholder titleKey="titles.locations" />;

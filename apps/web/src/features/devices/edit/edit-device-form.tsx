@@ -1,0 +1,226 @@
+import { Alert, Button, Card, Group, NumberInput, Select, SimpleGrid, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import {
+  type Device,
+  deviceDetailPath,
+  type NotificationSettings,
+  notificationSettingsSchema,
+  type UpdateDeviceRequest,
+  updateDeviceRequestSchema,
+} from '@phasewatch/shared';
+import { IconInfoCircle } from '@tabler/icons-react';
+import { type FormEvent, useEffect, useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { fieldErrorsOf } from '@/lib/error-text';
+import { useSchemaForm } from '@/lib/use-schema-form';
+import { useSaveDevice } from '../api/update-device';
+import { deviceTypeLabel } from '../device-labels';
+
+type DeviceValues = { name: string; friendlyName: string; billingStartDate: string; billingPeriodMonths: number };
+
+const deviceValues = (d: Device): DeviceValues => ({
+  name: d.name,
+  friendlyName: d.friendlyName,
+  billingStartDate: d.billingStartDate,
+  billingPeriodMonths: d.billingPeriodMonths,
+});
+
+/** A NumberInput's value as the schema sees it: a number, NaN when it is not one (the rule says why). */
+const num = (v: number | string): number => (typeof v === 'number' ? v : v.trim() === '' ? Number.NaN : Number(v.replace(',', '.')));
+
+/**
+ * `/edit-device/{id}`: the device's name, friendly name, location and default tariff (not available
+ * until locations and tariffs exist), billing period, and the notification settings of spec section 3.
+ * Every field is checked with the shared schemas on input, change and blur; Save sends
+ * PUT devices/:id and PUT devices/:id/notifications.
+ */
+export function EditDeviceForm({ device }: { device: Device }) {
+  const { t } = useTranslation();
+  const form = useSchemaForm(updateDeviceRequestSchema, deviceValues(device));
+  const notify = useSchemaForm(notificationSettingsSchema, device.notifications);
+  const save = useSaveDevice(device.id);
+  const { reset: resetDevice } = form;
+  const { reset: resetNotify } = notify;
+  useEffect(() => {
+    resetDevice(deviceValues(device));
+    resetNotify(device.notifications);
+  }, [device, resetDevice, resetNotify]);
+
+  const numberProps = <F extends keyof DeviceValues & string>(f: F) => ({
+    name: f,
+    value: Number.isNaN(form.values[f] as number) ? '' : (form.values[f] as number),
+    onChange: (v: number | string) => form.setValue(f, num(v) as DeviceValues[F]),
+    onBlur: () => form.validateField(f, form.values[f]),
+    error: form.errorText(f),
+  });
+  const notifyNumber = <F extends 'voltageDropThreshold' | 'voltageRiseThreshold' | 'notificationIntervalMinutes'>(f: F) => ({
+    name: f,
+    value: Number.isNaN(notify.values[f]) ? '' : notify.values[f],
+    onChange: (v: number | string) => notify.setValue(f, num(v)),
+    onBlur: () => notify.validateField(f, notify.values[f]),
+    error: notify.errorText(f),
+  });
+  const toggle = (f: 'pushEnabled' | 'disableAtNight' | 'muteAll') => ({
+    name: f,
+    checked: notify.values[f],
+    onChange: (e: { currentTarget: { checked: boolean } }) => notify.setValue(f, e.currentTarget.checked),
+  });
+  const threshold = notify.values.totalConsumptionThreshold;
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const body = form.validate();
+    const settings = notify.validate();
+    if (!body || !settings) {
+      notifications.show({ color: 'red', message: t('messages.unableToSave') });
+      return;
+    }
+    save.mutate(
+      { device: body as UpdateDeviceRequest, notifications: settings as NotificationSettings },
+      {
+        onSuccess: () => notifications.show({ color: 'teal', message: t('messages.changesSaved') }),
+        onError: (err) => {
+          form.setErrors(fieldErrorsOf(err, form.values));
+          notify.setErrors(fieldErrorsOf(err, notify.values));
+          notifications.show({ color: 'red', message: t('messages.unableToSave') });
+        },
+      },
+    );
+  };
+
+  const noPlaces = useMemo(() => [] as { value: string; label: string }[], []);
+
+  return (
+    <form noValidate onSubmit={submit} aria-label={t('titles.editDevice')}>
+      <Stack gap="md">
+        <Card withBorder padding="lg">
+          <Title order={2} size="h4" mb="sm">
+            {t('editDevice.sectionDevice')}
+          </Title>
+          <Stack gap="sm">
+            <SimpleGrid cols={{ base: 1, sm: 2 }}>
+              <TextInput label={t('editDevice.name')} required {...form.textProps('name')} />
+              <TextInput
+                label={t('editDevice.friendlyName')}
+                description={t('addDevice.friendlyNameHint')}
+                {...form.textProps('friendlyName')}
+              />
+            </SimpleGrid>
+            <Text size="sm" c="dimmed">
+              {t('editDevice.identity', { type: deviceTypeLabel(t, device), mac: device.mac })}
+            </Text>
+            <Alert variant="light" color="blue" icon={<IconInfoCircle />}>
+              {t('editDevice.noLocations')}
+            </Alert>
+            <SimpleGrid cols={{ base: 1, sm: 2 }}>
+              <Select
+                label={t('editDevice.location')}
+                name="location"
+                data={noPlaces}
+                value={device.location ? String(device.location.id) : null}
+                disabled
+                placeholder="—"
+              />
+              <Select
+                label={t('editDevice.tariff')}
+                name="tariff"
+                data={noPlaces}
+                value={device.tariff ? String(device.tariff.id) : null}
+                disabled
+                placeholder="—"
+              />
+            </SimpleGrid>
+          </Stack>
+        </Card>
+
+        <Card withBorder padding="lg">
+          <Title order={2} size="h4" mb="sm">
+            {t('editDevice.sectionBilling')}
+          </Title>
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <TextInput
+              type="date"
+              label={t('editDevice.billingStart')}
+              description={t('editDevice.billingStartHint')}
+              required
+              {...form.textProps('billingStartDate')}
+            />
+            <NumberInput
+              label={t('editDevice.billingMonths')}
+              description={t('editDevice.billingMonthsHint')}
+              required
+              min={1}
+              max={24}
+              allowDecimal={false}
+              {...numberProps('billingPeriodMonths')}
+            />
+          </SimpleGrid>
+        </Card>
+
+        <Card withBorder padding="lg">
+          <Title order={2} size="h4" mb="sm">
+            {t('editDevice.sectionNotifications')}
+          </Title>
+          <Stack gap="md">
+            <Switch label={t('editDevice.muteAll')} description={t('editDevice.muteAllHint')} {...toggle('muteAll')} />
+            <Switch label={t('editDevice.push')} description={t('editDevice.pushHint')} {...toggle('pushEnabled')} />
+            <Switch label={t('editDevice.disableAtNight')} {...toggle('disableAtNight')} />
+            <SimpleGrid cols={{ base: 1, sm: 2 }}>
+              <NumberInput
+                label={t('editDevice.voltageDrop')}
+                description={t('editDevice.voltageDropHint')}
+                suffix=" %"
+                min={0}
+                max={100}
+                decimalScale={1}
+                required
+                {...notifyNumber('voltageDropThreshold')}
+              />
+              <NumberInput
+                label={t('editDevice.voltageRise')}
+                description={t('editDevice.voltageRiseHint')}
+                suffix=" %"
+                min={0}
+                max={100}
+                decimalScale={1}
+                required
+                {...notifyNumber('voltageRiseThreshold')}
+              />
+              <NumberInput
+                label={t('editDevice.totalConsumption')}
+                description={t('editDevice.totalConsumptionHint')}
+                suffix=" kWh"
+                min={0}
+                decimalScale={3}
+                name="totalConsumptionThreshold"
+                value={threshold === null || Number.isNaN(threshold) ? '' : threshold}
+                onChange={(v) => notify.setValue('totalConsumptionThreshold', v === '' ? null : num(v))}
+                onBlur={() => notify.validateField('totalConsumptionThreshold', notify.values.totalConsumptionThreshold)}
+                error={notify.errorText('totalConsumptionThreshold')}
+              />
+              <NumberInput
+                label={t('editDevice.interval')}
+                description={t('editDevice.intervalHint')}
+                min={1}
+                max={1440}
+                allowDecimal={false}
+                required
+                {...notifyNumber('notificationIntervalMinutes')}
+              />
+            </SimpleGrid>
+          </Stack>
+        </Card>
+
+        <Group justify="flex-end" gap="sm">
+          <Button variant="default" component={Link} to={deviceDetailPath(device.typeCode, device.id)}>
+            {t('editDevice.cancel')}
+          </Button>
+          <Button type="submit" loading={save.isPending}>
+            {t('editDevice.save')}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { sparkPath, sparkSeries } from './sparkline-data';
+
+const instant = (avg: (number | null)[]) => ({ kind: 'instant' as const, unit: 'W', avg, min: avg, max: avg });
+
+describe('sparkSeries', () => {
+  it('takes total power, else the sum of the phases a bucket has', () => {
+    const s = sparkSeries(
+      {
+        ts: [1, 2, 3, 4],
+        series: {
+          power3phases: instant([600, null, null, null]),
+          pave1: instant([100, 100, 50, null]),
+          pave2: instant([200, 200, null, null]),
+          pave3: instant([300, null, null, null]),
+        },
+      },
+      'energy',
+    );
+    expect(s.values).toEqual([600, 300, 50, null]);
+    expect([s.min, s.max, s.unit]).toEqual([50, 600, 'W']);
+    expect(s.mean).toBeCloseTo(950 / 3);
+  });
+
+  it("draws a thermostat's temperature", () => {
+    const s = sparkSeries({ ts: [1, 2], series: { tempmain: instant([20.5, 21]) } }, 'thermostat');
+    expect(s.values).toEqual([20.5, 21]);
+    expect(s.unit).toBe('°C');
+  });
+});
+
+describe('sparkPath', () => {
+  it('breaks the line where there is no data and spans the box', () => {
+    expect(sparkPath([0, 10, null, 10], 30, 12)).toBe('M0.0 10.0L10.0 2.0M30.0 2.0');
+    expect(sparkPath([null, null], 30, 12)).toBe('');
+  });
+});

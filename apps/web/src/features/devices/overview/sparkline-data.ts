@@ -1,0 +1,80 @@
+import type { DeviceKind, ReadingsResponse } from '@phasewatch/shared';
+
+/** The parameters the overview's sparkline asks for: what the dashboard shows as the device's figure. */
+export function sparkParameters(kind: DeviceKind): string[] {
+  switch (kind) {
+    case 'thermostat':
+      return ['tempmain'];
+    case 'singlePhase':
+      return ['pave1'];
+    default:
+      return ['power3phases', 'pave1', 'pave2', 'pave3'];
+  }
+}
+
+export interface SparkSeries {
+  /** Bucket starts (epoch ms) and the mean of each bucket; null where the device sent nothing. */
+  ts: number[];
+  values: (number | null)[];
+  unit: string;
+  min: number | null;
+  max: number | null;
+  mean: number | null;
+}
+
+/**
+ * One line from a readings answer: total power (`power3phases`, else the sum of the phase powers that
+ * bucket has), a single-phase meter's power or a thermostat's temperature.
+ */
+export function sparkSeries(res: Pick<ReadingsResponse, 'ts' | 'series'>, kind: DeviceKind): SparkSeries {
+  const avg = (name: string): (number | null)[] | undefined => {
+    const s = res.series[name];
+    return s && s.kind === 'instant' ? s.avg : s && s.kind === 'raw' ? s.values : undefined;
+  };
+  const unit = kind === 'thermostat' ? '°C' : 'W';
+  const total = avg('power3phases');
+  const phases = ['pave1', 'pave2', 'pave3'].map(avg).filter((p): p is (number | null)[] => !!p);
+  const primary = kind === 'thermostat' ? avg('tempmain') : kind === 'singlePhase' ? avg('pave1') : undefined;
+  const values = res.ts.map((_, i) => {
+    if (primary) return primary[i] ?? null;
+    const t = total?.[i];
+    if (typeof t === 'number') return t;
+    const parts = phases.map((p) => p[i]).filter((v): v is number => typeof v === 'number');
+    return parts.length ? parts.reduce((a, b) => a + b, 0) : null;
+  });
+  const present = values.filter((v): v is number => v !== null);
+  return {
+    ts: res.ts,
+    values,
+    unit,
+    min: present.length ? Math.min(...present) : null,
+    max: present.length ? Math.max(...present) : null,
+    mean: present.length ? present.reduce((a, b) => a + b, 0) / present.length : null,
+  };
+}
+
+/**
+ * SVG path data of a line through the values in a `width` × `height` box (a little margin top and bottom):
+ * one sub-path per run of values, so a gap stays a gap. Empty when there is nothing to draw.
+ */
+export function sparkPath(values: readonly (number | null)[], width: number, height: number): string {
+  const present = values.filter((v): v is number => v !== null);
+  if (present.length === 0) return '';
+  const min = Math.min(...present);
+  const max = Math.max(...present);
+  const span = max - min || 1;
+  const pad = 2;
+  const x = (i: number) => (values.length <= 1 ? width / 2 : (i / (values.length - 1)) * width);
+  const y = (v: number) => pad + (1 - (v - min) / span) * (height - 2 * pad);
+  let d = '';
+  let open = false;
+  values.forEach((v, i) => {
+    if (v === null) {
+      open = false;
+      return;
+    }
+    d += `${open ? 'L' : 'M'}${x(i).toFixed(1)} ${y(v).toFixed(1)}`;
+    open = true;
+  });
+  return d;
+}
