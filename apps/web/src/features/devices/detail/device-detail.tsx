@@ -152,7 +152,12 @@ function DeviceCharts({ deviceId, kind, limits }: { deviceId: number; kind: Devi
         interval={range.interval}
         figures={figures}
         timezone={timezone}
-        onChange={(next) => setSearch(writeSelection(next), { replace: true, preventScrollReset: true })}
+        onChange={(update) =>
+          setSearch((prev) => writeSelection(update(readSelection(prev, Date.now(), timezone))), {
+            replace: true,
+            preventScrollReset: true,
+          })
+        }
       />
       {range.tooLong || range.reversed ? (
         <Alert color="yellow" variant="light" role="alert">

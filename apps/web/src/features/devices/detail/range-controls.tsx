@@ -11,7 +11,8 @@ export interface RangeControlsProps {
   interval: ChartInterval;
   figures: DeviceFigures;
   timezone: string;
-  onChange(sel: RangeSelection): void;
+  /** A change to the selection; applied to the latest one (two quick edits both count). */
+  onChange(update: (sel: RangeSelection) => RangeSelection): void;
 }
 
 /**
@@ -21,7 +22,7 @@ export interface RangeControlsProps {
  */
 export function RangeControls({ sel, interval, figures, timezone, onChange }: RangeControlsProps) {
   const { t } = useTranslation();
-  const set = (patch: Partial<RangeSelection>) => onChange({ ...sel, ...patch });
+  const set = (patch: Partial<RangeSelection>) => onChange((cur) => ({ ...cur, ...patch }));
   return (
     <Card withBorder padding="md" data-range-controls>
       <Group gap="md" align="flex-end" wrap="wrap">
@@ -78,7 +79,7 @@ export function RangeControls({ sel, interval, figures, timezone, onChange }: Ra
           placeholder={t('detail.range.pick')}
           data={PRESETS.map((p) => ({ value: p, label: t(`detail.range.preset.${p}`) }))}
           value={null}
-          onChange={(v) => v && onChange(presetSelection(v as Preset, sel, Date.now(), timezone))}
+          onChange={(v) => v && onChange((cur) => presetSelection(v as Preset, cur, Date.now(), timezone))}
           w={170}
           name="preset"
         />
