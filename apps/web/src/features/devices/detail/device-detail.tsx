@@ -1,7 +1,7 @@
 import { Alert, Anchor, Badge, Button, Group, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
 import { type Device, type DeviceKind, deviceDetailPath, deviceFigures, deviceKind, kindFigures } from '@phasewatch/shared';
 import { IconEdit, IconEye, IconWifiOff } from '@tabler/icons-react';
-import { type ReactNode, useEffect, useMemo } from 'react';
+import { type ReactNode, useEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useLocation, useParams, useSearchParams } from 'react-router';
 import { Page } from '@/components/page';
@@ -131,6 +131,10 @@ function DeviceCharts({ deviceId, kind, limits }: { deviceId: number; kind: Devi
   const figures = kindFigures(kind);
   const timezone = effectiveTimezone(storedTimezone());
   const [search, setSearch] = useSearchParams();
+  const pending = useRef(search);
+  useEffect(() => {
+    pending.current = search;
+  }, [search]);
   const sel = readSelection(search, Date.now(), timezone);
   const range = rangeOf(sel, timezone);
 
@@ -152,12 +156,13 @@ function DeviceCharts({ deviceId, kind, limits }: { deviceId: number; kind: Devi
         interval={range.interval}
         figures={figures}
         timezone={timezone}
-        onChange={(update) =>
-          setSearch((prev) => writeSelection(update(readSelection(prev, Date.now(), timezone))), {
-            replace: true,
-            preventScrollReset: true,
-          })
-        }
+        onChange={(update) => {
+          // React Router's updater sees the params of the last render, not a queued change: two quick
+          // edits (from, then to) would lose the first. The latest asked-for params are kept here.
+          const next = writeSelection(update(readSelection(pending.current, Date.now(), timezone)));
+          pending.current = next;
+          setSearch(next, { replace: true, preventScrollReset: true });
+        }}
       />
       {range.tooLong || range.reversed ? (
         <Alert color="yellow" variant="light" role="alert">
