@@ -16,20 +16,17 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import WebSocket, { WebSocketServer } from 'ws';
 import type { BenchContext } from './run.js';
+import { inBatches, now, onFrames, openHubClient, percentile, Recorder, RS } from './support/hub-clients.js';
 
 const CLIENTS = 1_000;
 const USERS = 10;
 const RUN_SECONDS = 15;
-const RS = '\x1e';
-const HUB_PATH = '/hubs/dashboardHub';
 
 type Mode = 'hub' | 'ws';
 type ToServer = { cmd: 'run'; mode: Mode; rate: number; seconds: number } | { cmd: 'exit' };
 type FromServer =
   | { cmd: 'ready'; port: number; wsPort: number; clients: { token: string; deviceId: number }[] }
   | { cmd: 'done'; emitted: number; maxRssMb: number; rssMb: number; droppedSlow: number };
-
-const now = () => performance.timeOrigin + performance.now();
 
 // ---- server process -------------------------------------------------------------------------------
 
@@ -143,60 +140,6 @@ async function serverMain(): Promise<void> {
 
 // ---- load clients (bench process) -----------------------------------------------------------------
 
-class Recorder {
-  latencies: number[] = [];
-  received = 0;
-  firstAt = 0;
-  lastAt = 0;
-  record(ts: number) {
-    const t = now();
-    if (this.received === 0) this.firstAt = t;
-    this.lastAt = t;
-    this.received++;
-    this.latencies.push(t - ts);
-  }
-  reset() {
-    this.latencies = [];
-    this.received = 0;
-    this.firstAt = 0;
-    this.lastAt = 0;
-  }
-}
-
-function onFrames(ws: WebSocket, rec: Recorder, onOther?: (msg: { type: number; invocationId?: string }) => void) {
-  ws.on('message', (data) => {
-    const text = data.toString();
-    for (const r of text.split(RS)) {
-      if (!r) continue;
-      const msg = JSON.parse(r) as { type: number; arguments?: { ts: number }[]; invocationId?: string };
-      if (msg.type === 1 && msg.arguments?.[0]) rec.record(msg.arguments[0].ts);
-      else onOther?.(msg);
-    }
-  });
-}
-
-async function openHubClient(port: number, token: string, deviceId: number, rec: Recorder): Promise<WebSocket> {
-  const base = `http://127.0.0.1:${port}${HUB_PATH}`;
-  const res = await fetch(`${base}/negotiate?negotiateVersion=1`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
-  if (!res.ok) throw new Error(`negotiate: ${res.status}`);
-  const { connectionToken } = (await res.json()) as { connectionToken: string };
-  const ws = new WebSocket(`${base.replace('http', 'ws')}?id=${connectionToken}&access_token=${encodeURIComponent(token)}`, {
-    perMessageDeflate: false,
-  });
-  await new Promise<void>((resolve, reject) => {
-    let step = 0;
-    onFrames(ws, rec, (msg) => {
-      if (step === 0) {
-        step = 1;
-        ws.send(`{"type":1,"invocationId":"0","target":"SubscribeDevice","arguments":[${deviceId}]}${RS}`);
-      } else if (msg.type === 3 && msg.invocationId === '0') resolve();
-    });
-    ws.once('open', () => ws.send(`{"protocol":"json","version":1}${RS}`));
-    ws.once('error', reject);
-  });
-  return ws;
-}
-
 async function openBareClient(port: number, deviceId: number, rec: Recorder): Promise<WebSocket> {
   const ws = new WebSocket(`ws://127.0.0.1:${port}/?device=${deviceId}`, { perMessageDeflate: false });
   onFrames(ws, rec);
@@ -205,17 +148,6 @@ async function openBareClient(port: number, deviceId: number, rec: Recorder): Pr
     ws.once('error', reject);
   });
   return ws;
-}
-
-async function inBatches<T, R>(items: T[], size: number, fn: (t: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = [];
-  for (let i = 0; i < items.length; i += size) out.push(...(await Promise.all(items.slice(i, i + size).map(fn))));
-  return out;
-}
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 }
 
 export default async function hubBench(ctx: BenchContext): Promise<void> {

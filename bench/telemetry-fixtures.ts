@@ -8,7 +8,7 @@ import { loadConfig } from '../apps/server/src/config.js';
 /** The parameters a single-phase meter sends, as benchmark rows carry them. */
 export const BENCH_PARAMS = ['vave1', 'vmin1', 'vmax1', 'iave1', 'pave1', 'pfave1', 'frq1', 'eai1', 'eae1', 'rssi'] as const;
 
-/** Deterministic readings every `stepMs` from `start`: a wandering voltage and a growing counter. */
+/** Deterministic readings every `stepMs` from `start`: a wandering voltage and a growing counter, rounded as a meter sends them. */
 export function benchReadings(start: number, count: number, stepMs: number) {
   const out: { ts: number; values: Record<string, number> }[] = [];
   let e = 1000;
@@ -17,9 +17,21 @@ export function benchReadings(start: number, count: number, stepMs: number) {
     const p = 300 + 200 * Math.sin(i / 50) + (i % 7) * 10;
     e += (p * stepMs) / 3_600_000_000;
     const v = 230 + 3 * Math.sin(i / 30);
+    const r = (x: number, d: number) => Math.round(x * 10 ** d) / 10 ** d;
     out.push({
       ts,
-      values: { vave1: v, vmin1: v - 1, vmax1: v + 1, iave1: p / v, pave1: p, pfave1: 0.95, frq1: 50, eai1: e, eae1: 0, rssi: -60 },
+      values: {
+        vave1: r(v, 1),
+        vmin1: r(v - 1, 1),
+        vmax1: r(v + 1, 1),
+        iave1: r(p / v, 3),
+        pave1: r(p, 1),
+        pfave1: 0.95,
+        frq1: 50,
+        eai1: r(e, 3),
+        eae1: 0,
+        rssi: -60,
+      },
     });
   }
   return out;

@@ -43,25 +43,38 @@ export interface RawBatch {
   cols: readonly ArrayLike<number>[];
 }
 
-/** The upsert of a batch's raw rows: every catalogue column, the ones it lacks NULL. */
-export function rawWrite(b: RawBatch, dialect: 'sqlite' | 'postgres'): TableWrite {
+/** The upsert of batches' raw rows (one statement shape for all): every catalogue column, the ones a reading lacks NULL. */
+export function rawWrite(batches: readonly RawBatch[], dialect: 'sqlite' | 'postgres'): TableWrite {
   const sqlite = dialect === 'sqlite';
   const width = RAW_COLUMNS.length;
+  // Row k is reading k - starts[b] of batch b.
+  const starts: number[] = [];
+  let count = 0;
+  for (const b of batches) {
+    starts.push(count);
+    count += b.ts.length;
+  }
+  let b = 0;
   return {
     table: 'readings',
     key: ['device_id', 'ts'],
     cols: RAW_COLUMNS,
-    count: b.ts.length,
+    count,
     keepOld: true,
     rowsPerStatement: 6,
     fill(k, out, offset) {
-      out[offset] = b.deviceId;
-      out[offset + 1] = b.ts[k] as number;
+      // Rows are filled in order; step back only if asked out of order.
+      if (k < (starts[b] as number)) b = 0;
+      while (b + 1 < batches.length && k >= (starts[b + 1] as number)) b++;
+      const batch = batches[b] as RawBatch;
+      const i = k - (starts[b] as number);
+      out[offset] = batch.deviceId;
+      out[offset + 1] = batch.ts[i] as number;
       const o = offset + 2;
       for (let j = 0; j < width; j++) out[o + j] = null;
-      for (let j = 0; j < b.index.length; j++) {
-        const x = (b.cols[j] as ArrayLike<number>)[k] as number;
-        if (!Number.isNaN(x)) out[o + (b.index[j] as number)] = sqlite ? encodeRawValue(x) : x;
+      for (let j = 0; j < batch.index.length; j++) {
+        const x = (batch.cols[j] as ArrayLike<number>)[i] as number;
+        if (!Number.isNaN(x)) out[o + (batch.index[j] as number)] = sqlite ? encodeRawValue(x) : x;
       }
     },
   };

@@ -291,13 +291,62 @@ export class ReadingsRepository {
         tx,
         work.map((b) => b.deviceId),
       );
-      for (const b of work) {
-        const w = marks.get(b.deviceId);
-        // A device deleted since its readings were accepted: nothing to keep.
-        if (w === undefined) continue;
-        marks.set(b.deviceId, await this.writeDevice(tx, b, w));
+      // A device deleted since its readings were accepted: nothing to keep.
+      const live = work.filter((b) => marks.has(b.deviceId));
+      if (live.length === 0) return;
+      // Every device's raw rows in one statement shape; then each device's late readings and history.
+      await tx.upsert(rawWrite(live, tx.dialect));
+      const touched = new Map<number, { newest: number; rssi: number | null }>();
+      for (const b of live) {
+        const w = marks.get(b.deviceId) as number;
+        marks.set(b.deviceId, await this.rollDevice(tx, b, w));
+        const n = b.ts.length;
+        const newest = b.ts[n - 1] as number;
+        const rssiAt = b.index.indexOf(INDEX.get('rssi') as number);
+        const rssi = rssiAt < 0 ? Number.NaN : ((b.cols[rssiAt] as Float64Array)[n - 1] as number);
+        const had = touched.get(b.deviceId);
+        if (!had || newest >= had.newest) touched.set(b.deviceId, { newest, rssi: Number.isNaN(rssi) ? null : rssi });
       }
+      await this.touchDevices(tx, touched, marks);
     });
+  }
+
+  /**
+   * Last reading time and signal of the written devices (only ever forward), and their watermarks: one
+   * statement on PostgreSQL (the rows are locked already), one small one per device on SQLite.
+   */
+  private async touchDevices(
+    tx: Tx,
+    touched: Map<number, { newest: number; rssi: number | null }>,
+    marks: Map<number, number>,
+  ): Promise<void> {
+    if (tx.dialect === 'postgres') {
+      const ids = [...touched.keys()];
+      await tx.run(
+        `UPDATE devices d SET
+           last_rssi = CASE WHEN d.last_seen IS NULL OR d.last_seen <= u.ts THEN COALESCE(u.rssi, d.last_rssi) ELSE d.last_rssi END,
+           last_seen = GREATEST(COALESCE(d.last_seen, u.ts), u.ts),
+           rollup_through = u.w
+         FROM unnest(?::int4[], ?::int8[], ?::float8[], ?::int8[]) AS u(id, ts, rssi, w) WHERE d.id = u.id`,
+        [
+          ids as unknown as Value,
+          ids.map((id) => touched.get(id)?.newest) as unknown as Value,
+          ids.map((id) => touched.get(id)?.rssi ?? null) as unknown as Value,
+          ids.map((id) => marks.get(id)) as unknown as Value,
+        ],
+      );
+      return;
+    }
+    for (const [id, t] of touched) {
+      await tx.run(
+        `UPDATE devices SET
+           last_rssi = CASE WHEN last_seen IS NULL OR last_seen <= ? THEN COALESCE(?, last_rssi) ELSE last_rssi END,
+           last_seen = MAX(COALESCE(last_seen, ?), ?),
+           rollup_through = ?
+         WHERE id = ?`,
+        [t.newest, t.rssi, t.newest, t.newest, marks.get(id) as number, id],
+      );
+    }
   }
 
   /**
@@ -321,9 +370,8 @@ export class ReadingsRepository {
     return out;
   }
 
-  /** One device's batch: raw rows, late readings' buckets, whole hours of history; returns the new watermark. */
-  private async writeDevice(tx: Tx, b: ColumnarBatch, w: number): Promise<number> {
-    await tx.upsert(rawWrite(b, tx.dialect));
+  /** After a device's raw rows are written: its late readings' buckets, and whole hours of history; returns the new watermark. */
+  private async rollDevice(tx: Tx, b: ColumnarBatch, w: number): Promise<number> {
     const n = b.ts.length;
     let late = 0;
     while (late < n && (b.ts[late] as number) < w) late++;
@@ -337,20 +385,13 @@ export class ReadingsRepository {
         .map((i) => PARAMETER_NAMES[i] as string);
       await this.recompute(tx, b.deviceId, b.tz, b.ts.subarray(0, late), paramSetOf(names), w);
     }
-    let next = w;
     const newest = b.ts[n - 1] as number;
     if (n - late >= INLINE_ROLLUP_MIN_READINGS && floorTo(newest, H1) > w) {
-      next = floorTo(newest, H1);
+      const next = floorTo(newest, H1);
       await this.rollUp(tx, b.deviceId, b.tz, w, next);
+      return next;
     }
-    const rssiAt = b.index.indexOf(INDEX.get('rssi') as number);
-    const rssi = rssiAt < 0 ? Number.NaN : ((b.cols[rssiAt] as Float64Array)[n - 1] as number);
-    await tx.run(
-      'UPDATE devices SET last_rssi = COALESCE(?, last_rssi), last_seen = ? WHERE id = ? AND (last_seen IS NULL OR last_seen <= ?)',
-      [Number.isNaN(rssi) ? null : rssi, newest, b.deviceId, newest],
-    );
-    if (next !== w) await tx.run('UPDATE devices SET rollup_through = ? WHERE id = ?', [next, b.deviceId]);
-    return next;
+    return w;
   }
 
   /**

@@ -1,0 +1,103 @@
+/**
+ * Live fleets: N devices each POSTing one full three-phase reading (52 parameters) a second — not batches —
+ * while N hub clients, one per device, watch them; N = 200, 1,000, 2,000 and 5,000 on SQLite and on
+ * PostgreSQL. Prints ingest p50/p99 (POST round trip), end-to-end p50/p99 (reading stamped at send →
+ * hub client), errors, and the server's CPU (share of one core) and RSS, sampled from /proc.
+ *
+ * The server is the built one (`apps/server/dist/server.js`, as a deployment runs it) in its own process;
+ * the load generator (devices and hub clients) in another (this file, role `loadgen`): on a 2-core
+ * machine the three share the cores. Targets (issue "Live fleets at scale"): at 2,000 devices on either
+ * database end-to-end p99 ≤ 250 ms, 0 errors, server RSS ≤ 300 MB.
+ *
+ * FLEET_SIZES (comma list) and FLEET_SECONDS (measured seconds per run, default 30, after a 10 s warm-up)
+ * and FLEET_DIALECTS narrow a run.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { BenchContext } from './run.js';
+import {
+  freshDatabase,
+  loadgenMain,
+  percentile,
+  processUsage,
+  registerFleet,
+  spawnLoadgen,
+  startBuiltServer,
+  type ToLoadgen,
+} from './support/fleet.js';
+
+const SIZES = (process.env.FLEET_SIZES ?? '200,1000,2000,5000').split(',').map(Number);
+const SECONDS = Number(process.env.FLEET_SECONDS ?? 30);
+const WARMUP_S = 10;
+const DIALECTS = (process.env.FLEET_DIALECTS ?? 'sqlite,postgres').split(',') as ('sqlite' | 'postgres')[];
+
+async function run(ctx: BenchContext, dialect: 'sqlite' | 'postgres', n: number): Promise<void> {
+  const label = `${dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL'} ${n.toLocaleString('en')} devices`;
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'phasewatch-bench-fleet-'));
+  const db = dialect === 'postgres' ? await freshDatabase(ctx.pgUrl, 'bench_fleet') : null;
+  const server = await startBuiltServer({
+    DATA_DIR: dataDir,
+    DATABASE_URL: db?.url ?? '',
+    JWT_SECRET: 'bench-secret-0123456789-0123456789',
+  });
+  const loadgen = spawnLoadgen(fileURLToPath(import.meta.url));
+  try {
+    const devices = await registerFleet(server.port, n);
+    loadgen.child.send({ cmd: 'run', port: server.port, devices, warmupS: WARMUP_S, seconds: SECONDS } satisfies ToLoadgen);
+    const connected = await loadgen.next();
+    if (connected.cmd !== 'connected') throw new Error('unexpected message');
+    // Server samples over the measured window.
+    const pid = server.child.pid as number;
+    let window: { cpu0: number; t0: number } | null = null;
+    let maxRss = 0;
+    const rss: number[] = [];
+    const sampler = setInterval(() => {
+      const u = processUsage(pid);
+      if (!window) return;
+      maxRss = Math.max(maxRss, u.rssMb);
+      rss.push(u.rssMb);
+    }, 1000);
+    const warm = setTimeout(() => {
+      window = { cpu0: processUsage(pid).cpuS, t0: performance.now() };
+    }, WARMUP_S * 1000);
+    const done = await loadgen.next();
+    clearInterval(sampler);
+    clearTimeout(warm);
+    if (done.cmd !== 'done') throw new Error('unexpected message');
+    const w = window as { cpu0: number; t0: number } | null;
+    const cpu = w ? ((processUsage(pid).cpuS - w.cpu0) / ((performance.now() - w.t0) / 1000)) * 100 : Number.NaN;
+    const ingest = done.ingestMs.sort((a, b) => a - b);
+    const e2e = done.e2eMs.sort((a, b) => a - b);
+    const missing = done.expected - done.received;
+    const target = n === 2000 ? 'target ≤ 250 ms' : '';
+    ctx.report(`${label}: ingest p50 / p99`, percentile(ingest, 50), 'ms', `p99 ${percentile(ingest, 99).toFixed(1)} ms`);
+    ctx.report(`${label}: end-to-end p50`, percentile(e2e, 50), 'ms');
+    ctx.report(`${label}: end-to-end p99`, percentile(e2e, 99), 'ms', target);
+    ctx.report(
+      `${label}: errors`,
+      done.errors + Math.max(0, missing),
+      '',
+      `${done.sent.toLocaleString('en')} POSTs (${(done.sent / SECONDS).toFixed(0)}/s), ${done.errors} failed, ${Math.max(0, missing)} not pushed; ${connected.clients} hub clients${n === 2000 ? '; target 0' : ''}`,
+    );
+    ctx.report(`${label}: server CPU`, cpu, '% core', `of 200 % on 2 cores`);
+    ctx.report(`${label}: server RSS (max)`, maxRss, 'MB', n === 2000 ? 'target ≤ 300 MB' : '');
+  } finally {
+    loadgen.child.kill('SIGKILL');
+    await server.stop();
+    await db?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+export default async function fleetBench(ctx: BenchContext): Promise<void> {
+  for (const dialect of DIALECTS) for (const n of SIZES) await run(ctx, dialect, n);
+}
+
+if (process.env.FLEET_ROLE === 'loadgen') {
+  loadgenMain().catch((err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  });
+}
