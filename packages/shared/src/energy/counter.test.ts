@@ -4,7 +4,11 @@ import {
   type CounterRun,
   type CounterSample,
   joinRuns,
+  pushRun,
   DEFAULT_COUNTER_RULES as RULES,
+  type RunColumns,
+  runAt,
+  runColumns,
   runEnergy,
   runOf,
   spreadEnergy,
@@ -17,10 +21,11 @@ const TZ = 'Europe/Warsaw';
 
 /** Runs of the samples falling in each bucket of `edges`, plus the run before the first edge and the first sample after the last. */
 function runsOver(samples: readonly CounterSample[], edges: readonly number[]) {
-  const runs: (CounterRun | null)[] = [];
+  const runs: RunColumns = runColumns();
   for (let k = 0; k + 1 < edges.length; k++) {
     const inside = samples.filter((s) => s.ts >= (edges[k] as number) && s.ts < (edges[k + 1] as number));
-    runs.push(
+    pushRun(
+      runs,
       runOf(
         inside.map((s) => s.ts),
         inside.map((s) => s.value),
@@ -268,12 +273,14 @@ describe('runs join exactly', () => {
     for (let t = start; t <= end; t += 15 * MIN) quarters.push(t);
     const { runs } = runsOver(s, quarters);
     // Fold quarter runs into their days.
-    const dayRuns = days.slice(0, -1).map((d, k) =>
-      runs.reduce<CounterRun | null>((acc, r, q) => {
-        const qs = quarters[q] as number;
-        return qs >= d && qs < (days[k + 1] as number) ? joinRuns(acc, r, RULES) : acc;
-      }, null),
-    );
+    const dayRuns = runColumns();
+    days.slice(0, -1).forEach((d, k) => {
+      let acc: CounterRun | null = null;
+      quarters.forEach((qs, q) => {
+        if (qs >= d && qs < (days[k + 1] as number)) acc = joinRuns(acc, runAt(runs, q), RULES);
+      });
+      pushRun(dayRuns, acc);
+    });
     const { before, after } = runsOver(s, days);
     const got = spreadEnergy(days, dayRuns, before, after, RULES);
     const want = bucketEnergy(s, days);

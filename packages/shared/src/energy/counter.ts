@@ -56,6 +56,71 @@ export interface CounterRun {
   gap: number;
 }
 
+/** The fields of a run, in the order column-wise layouts store them. */
+export const RUN_FIELDS = ['firstTs', 'first', 'lastTs', 'last', 'peak', 'post', 'top', 'gap'] as const;
+
+/**
+ * Runs of consecutive buckets column-wise, one array per field (`firstTs` NaN: no reading in that
+ * bucket): a year of quarter-hours is eight arrays, not 35,040 objects.
+ */
+export type RunColumns = Record<(typeof RUN_FIELDS)[number], number[]>;
+
+/** Read-only column-wise runs (typed or plain arrays). */
+export type RunColumnsLike = Record<(typeof RUN_FIELDS)[number], ArrayLike<number>>;
+
+/** Empty columns of `size` buckets with no reading. */
+export function runColumns(size = 0): RunColumns {
+  const nan = () => new Array<number>(size).fill(Number.NaN);
+  return {
+    firstTs: nan(),
+    first: nan(),
+    lastTs: nan(),
+    last: nan(),
+    peak: nan(),
+    post: nan(),
+    top: nan(),
+    gap: new Array<number>(size).fill(0),
+  };
+}
+
+/** Bucket k's run, or null. */
+export function runAt(c: RunColumnsLike, k: number): CounterRun | null {
+  const firstTs = c.firstTs[k] as number;
+  if (Number.isNaN(firstTs)) return null;
+  return {
+    firstTs,
+    first: c.first[k] as number,
+    lastTs: c.lastTs[k] as number,
+    last: c.last[k] as number,
+    peak: c.peak[k] as number,
+    post: c.post[k] as number,
+    top: c.top[k] as number,
+    gap: c.gap[k] as number,
+  };
+}
+
+/** Sets bucket k's run (null: no reading). */
+export function setRunAt(c: RunColumns, k: number, r: CounterRun | null): void {
+  if (!r) {
+    c.firstTs[k] = c.first[k] = c.lastTs[k] = c.last[k] = c.peak[k] = c.post[k] = c.top[k] = Number.NaN;
+    c.gap[k] = 0;
+    return;
+  }
+  c.firstTs[k] = r.firstTs;
+  c.first[k] = r.first;
+  c.lastTs[k] = r.lastTs;
+  c.last[k] = r.last;
+  c.peak[k] = r.peak;
+  c.post[k] = r.post;
+  c.top[k] = r.top;
+  c.gap[k] = r.gap;
+}
+
+/** Appends a bucket's run (null: no reading). */
+export function pushRun(c: RunColumns, r: CounterRun | null): void {
+  setRunAt(c, c.firstTs.length, r);
+}
+
 /** A run of one reading. */
 export function startRun(ts: number, value: number): CounterRun {
   return { firstTs: ts, first: value, lastTs: ts, last: value, peak: value, post: Number.NaN, top: value, gap: 0 };
@@ -156,14 +221,14 @@ export interface SpreadEnergy {
 }
 
 /**
- * Energy of consecutive buckets `[edges[k], edges[k+1])` (rules 1–4). `runs[k]` is bucket k's run (null:
- * no reading in it); `before` the run of readings just before the first bucket (null: none), `after` the
+ * Energy of consecutive buckets `[edges[k], edges[k+1])` (rules 1–4). `runs` holds bucket k's run at k
+ * (`firstTs` NaN: no reading in it); `before` the run of readings just before the first bucket (null: none), `after` the
  * first reading after the last bucket (null: none). Each step between readings is spread over the buckets
  * it crosses; the part before the first edge or after the last belongs to other buckets and is left out.
  */
 export function spreadEnergy(
   edges: ArrayLike<number>,
-  runs: readonly (CounterRun | null)[],
+  runs: RunColumnsLike,
   before: CounterRun | null,
   after: { ts: number; value: number } | null,
   rules: CounterRules,
@@ -192,31 +257,40 @@ export function spreadEnergy(
     }
   };
 
-  let state: CounterState | null = before ? { lastTs: before.lastTs, last: before.last, top: before.top } : null;
+  // The state carried from bucket to bucket: last reading, its time, the highest value seen.
+  let has = before !== null;
+  let lastTs = before ? before.lastTs : 0;
+  let last = before ? before.last : 0;
+  let top = before ? before.top : 0;
   let stateBucket = 0;
+  const { firstTs, first: firsts, lastTs: lastTss, last: lasts, peak: peaks, post: posts, top: tops, gap: gaps } = runs;
   for (let k = 0; k < nb; k++) {
-    const r = runs[k];
-    if (!r) continue;
+    const ft = firstTs[k] as number;
+    if (Number.isNaN(ft)) continue;
+    const first = firsts[k] as number;
+    const peak = peaks[k] as number;
+    const rawPost = posts[k] as number;
+    const post = Number.isNaN(rawPost) ? 0 : rawPost;
     let internal: number;
-    let top: number;
-    const post = Number.isNaN(r.post) ? 0 : r.post;
-    if (state && !isReset(state.last, r.first, rules)) {
-      const h = state.top;
-      spread(r.first > h ? r.first - h : 0, state.lastTs, r.firstTs, k);
-      const reach = Math.max(r.peak, h);
-      internal = reach - Math.max(r.first, h) + post;
-      top = Number.isNaN(r.post) ? reach : r.top;
+    if (has && !isReset(last, first, rules)) {
+      const h = top;
+      spread(first > h ? first - h : 0, lastTs, ft, k);
+      const reach = Math.max(peak, h);
+      internal = reach - Math.max(first, h) + post;
+      top = Number.isNaN(rawPost) ? reach : (tops[k] as number);
     } else {
-      if (state) spread(r.first, state.lastTs, r.firstTs, k);
-      internal = runEnergy(r);
-      top = r.top;
+      if (has) spread(first, lastTs, ft, k);
+      internal = peak - first + post;
+      top = tops[k] as number;
     }
     energy[k] = (energy[k] as number) + internal;
-    if (r.gap > rules.gapLimitMs && internal > 0) estimated[k] = true;
-    state = { lastTs: r.lastTs, last: r.last, top };
+    if ((gaps[k] as number) > rules.gapLimitMs && internal > 0) estimated[k] = true;
+    has = true;
+    lastTs = lastTss[k] as number;
+    last = lasts[k] as number;
     stateBucket = k;
   }
-  if (state && after) spread(stepEnergy(state.last, state.top, after.value, rules), state.lastTs, after.ts, stateBucket);
+  if (has && after) spread(stepEnergy(last, top, after.value, rules), lastTs, after.ts, stateBucket);
   return { energy, estimated };
 }
 

@@ -1,4 +1,4 @@
-import { COUNTER_PARAMETERS, type CounterRun, PARAMETER_NAMES } from '@phasewatch/shared';
+import { COUNTER_PARAMETERS, PARAMETER_NAMES, RUN_FIELDS, type RunColumns, runAt } from '@phasewatch/shared';
 import { decodeBlob, encodeBlob } from './readings.packed.js';
 import { type Level, type ParamSet, sizedLevel } from './readings.rollup.js';
 
@@ -57,7 +57,7 @@ export function dayFiguresOf(l: Level, k: number, ps: ParamSet, stored: DayFigur
   });
   ps.counter.forEach((p, j) => {
     const index = INDEX.get(p) as number;
-    const r = (l.runs[j] as (CounterRun | null)[])[k] ?? null;
+    const r = runAt(l.runs[j] as RunColumns, k);
     if (!r) out.delete(index);
     else out.set(index, Float64Array.of(r.firstTs, r.first, r.lastTs, r.last, r.peak, r.post, r.top, r.gap));
   });
@@ -84,16 +84,10 @@ export function levelFromDays(rows: readonly { bucket: number; n: number; data: 
     ctr.forEach((index, j) => {
       const x = f.get(index);
       if (!x) return;
-      (out.runs[j] as (CounterRun | null)[])[k] = {
-        firstTs: x[0] as number,
-        first: x[1] as number,
-        lastTs: x[2] as number,
-        last: x[3] as number,
-        peak: x[4] as number,
-        post: x[5] as number,
-        top: x[6] as number,
-        gap: x[7] as number,
-      };
+      const runs = out.runs[j] as RunColumns;
+      RUN_FIELDS.forEach((f, i) => {
+        runs[f][k] = x[i] as number;
+      });
     });
   });
   return out;

@@ -1,5 +1,5 @@
 import { endianness } from 'node:os';
-import type { CounterRun } from '@phasewatch/shared';
+import { type CounterRun, RUN_FIELDS, type RunColumns, runAt as runAtColumns, setRunAt } from '@phasewatch/shared';
 import { floorTo, H1, type Level, M15, type ParamSet, sizedLevel } from './readings.rollup.js';
 
 /*
@@ -22,8 +22,6 @@ export const SLOTS = 96;
 export const COUNT_PARAM = '_n';
 export const PACKED_WIDTHS = { '15m': M15, '1h': H1 } as const;
 export type PackedLevel = keyof typeof PACKED_WIDTHS;
-/** Float64 sections of a counter slot (the fields of a run). */
-const RUN_FIELDS = 8;
 
 if (endianness() !== 'LE') throw new Error('packed rollups are stored little-endian; this platform is big-endian');
 
@@ -70,7 +68,7 @@ function emptyInstant(): Float64Array {
 }
 
 function emptyCounter(): Float64Array {
-  const a = new Float64Array(RUN_FIELDS * SLOTS);
+  const a = new Float64Array(RUN_FIELDS.length * SLOTS);
   a.fill(Number.NaN, 0, 7 * SLOTS);
   return a;
 }
@@ -155,8 +153,12 @@ export function levelFromPacked(p: Packed, ps: ParamSet, width: number, lo: numb
     for (let j = 0; j < ctr.length; j++) {
       const b = ctr[j]?.get(span);
       if (!b) continue;
-      const runs = out.runs[j] as (CounterRun | null)[];
-      for (let i = first; i < k; i++) runs[i] = runAt(b, ((out.bucket[i] as number) - span) / width);
+      const runs = out.runs[j] as RunColumns;
+      for (let f = 0; f < RUN_FIELDS.length; f++) {
+        const col = runs[RUN_FIELDS[f] as (typeof RUN_FIELDS)[number]];
+        const base = f * SLOTS;
+        for (let i = first; i < k; i++) col[i] = b[base + ((out.bucket[i] as number) - span) / width] as number;
+      }
     }
   }
   return out;
@@ -213,7 +215,7 @@ export function packedWrites(fresh: Level, ps: ParamSet, width: number, stored: 
       const b = had?.slice() ?? emptyCounter();
       let any = had !== undefined;
       for (let k = i; k < end; k++) {
-        const r = (fresh.runs[j] as (CounterRun | null)[])[k] ?? null;
+        const r = runAtColumns(fresh.runs[j] as RunColumns, k);
         setRun(b, slot(k), r);
         if (r) any = true;
       }

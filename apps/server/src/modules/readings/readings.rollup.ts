@@ -5,6 +5,12 @@ import {
   extendRun,
   INSTANT_PARAMETERS,
   joinRuns,
+  pushRun,
+  RUN_FIELDS,
+  type RunColumns,
+  runAt,
+  runColumns,
+  setRunAt,
   startRun,
 } from '@phasewatch/shared';
 
@@ -50,14 +56,22 @@ export interface Level {
   min: number[][];
   max: number[][];
   cnt: number[][];
-  /** Per counter: per bucket its run, null when the bucket has no reading of it. */
-  runs: (CounterRun | null)[][];
+  /** Per counter: its runs column-wise (`firstTs` NaN where the bucket has no reading of it). */
+  runs: RunColumns[];
 }
 
 export function emptyLevel(ps: ParamSet): Level {
   const per = <T>(k: number) => Array.from({ length: k }, () => [] as T[]);
   const ni = ps.instant.length;
-  return { bucket: [], n: [], sum: per(ni), min: per(ni), max: per(ni), cnt: per(ni), runs: per(ps.counter.length) };
+  return {
+    bucket: [],
+    n: [],
+    sum: per(ni),
+    min: per(ni),
+    max: per(ni),
+    cnt: per(ni),
+    runs: Array.from({ length: ps.counter.length }, () => runColumns()),
+  };
 }
 
 /**
@@ -74,7 +88,7 @@ export function sizedLevel(ps: ParamSet, size: number): Level {
     min: filled(ni, Number.POSITIVE_INFINITY),
     max: filled(ni, Number.NEGATIVE_INFINITY),
     cnt: filled(ni, 0),
-    runs: Array.from({ length: ps.counter.length }, () => new Array<CounterRun | null>(size).fill(null)),
+    runs: Array.from({ length: ps.counter.length }, () => runColumns(size)),
   };
 }
 
@@ -88,7 +102,7 @@ function pushBucket(l: Level, bucket: number): number {
     (l.max[j] as number[]).push(Number.NEGATIVE_INFINITY);
     (l.cnt[j] as number[]).push(0);
   }
-  for (let j = 0; j < l.runs.length; j++) (l.runs[j] as (CounterRun | null)[]).push(null);
+  for (let j = 0; j < l.runs.length; j++) pushRun(l.runs[j] as RunColumns, null);
   return k;
 }
 
@@ -97,12 +111,21 @@ export function levelFromRaw(raw: RawColumns, ps: ParamSet, width: number, rules
   const out = emptyLevel(ps);
   const ni = ps.instant.length;
   const nc = ps.counter.length;
+  // The open bucket's run of each counter, stored when the bucket is done.
+  const open: (CounterRun | null)[] = new Array(nc).fill(null);
+  const store = () => {
+    for (let j = 0; j < nc; j++) {
+      if (open[j]) setRunAt(out.runs[j] as RunColumns, k, open[j] as CounterRun);
+      open[j] = null;
+    }
+  };
   let k = -1;
   let cur = Number.NaN;
   for (let i = 0; i < raw.ts.length; i++) {
     const ts = raw.ts[i] as number;
     const b = floorTo(ts, width);
     if (b !== cur) {
+      store();
       cur = b;
       k = pushBucket(out, b);
     }
@@ -122,12 +145,12 @@ export function levelFromRaw(raw: RawColumns, ps: ParamSet, width: number, rules
     for (let j = 0; j < nc; j++) {
       const v = (raw.cols[ni + j] as ArrayLike<number>)[i] as number;
       if (Number.isNaN(v)) continue;
-      const runs = out.runs[j] as (CounterRun | null)[];
-      const r = runs[k];
+      const r = open[j];
       if (r) extendRun(r, ts, v, rules);
-      else runs[k] = startRun(ts, v);
+      else open[j] = startRun(ts, v);
     }
   }
+  store();
   return out;
 }
 
@@ -140,11 +163,20 @@ export function foldLevel(children: Level, ps: ParamSet, parentOf: (bucket: numb
   const out = emptyLevel(ps);
   const ni = ps.instant.length;
   const nc = ps.counter.length;
+  // The open parent's run of each counter, stored when the parent is done.
+  const open: (CounterRun | null)[] = new Array(nc).fill(null);
+  const store = () => {
+    for (let j = 0; j < nc; j++) {
+      if (open[j]) setRunAt(out.runs[j] as RunColumns, k, open[j] as CounterRun);
+      open[j] = null;
+    }
+  };
   let k = -1;
   let cur = Number.NaN;
   for (let i = 0; i < children.bucket.length; i++) {
     const b = parentOf(children.bucket[i] as number);
     if (b !== cur) {
+      store();
       cur = b;
       k = pushBucket(out, b);
     }
@@ -163,12 +195,11 @@ export function foldLevel(children: Level, ps: ParamSet, parentOf: (bucket: numb
       (out.cnt[j] as number[])[k] = ((out.cnt[j] as number[])[k] as number) + c;
     }
     for (let j = 0; j < nc; j++) {
-      const child = (children.runs[j] as (CounterRun | null)[])[i] ?? null;
-      if (!child) continue;
-      const runs = out.runs[j] as (CounterRun | null)[];
-      runs[k] = joinRuns(runs[k] ?? null, child, rules);
+      const child = runAt(children.runs[j] as RunColumns, i);
+      if (child) open[j] = joinRuns(open[j] ?? null, child, rules);
     }
   }
+  store();
   return out;
 }
 
@@ -180,7 +211,11 @@ function copyBucket(from: Level, i: number, to: Level): void {
     const dst = to[key];
     for (let j = 0; j < src.length; j++) (dst[j] as number[]).push((src[j] as number[])[i] as number);
   }
-  for (let j = 0; j < from.runs.length; j++) (to.runs[j] as (CounterRun | null)[]).push((from.runs[j] as (CounterRun | null)[])[i] ?? null);
+  for (let j = 0; j < from.runs.length; j++) {
+    const src = from.runs[j] as RunColumns;
+    const dst = to.runs[j] as RunColumns;
+    for (const f of RUN_FIELDS) dst[f].push(src[f][i] as number);
+  }
 }
 
 /** Stored buckets with the freshly computed ones in place of the stored ones they replace, by bucket. */
@@ -226,6 +261,8 @@ export function sliceLevel(l: Level, lo: number, hi: number, ps: ParamSet): Leve
 /** Counter `j`'s runs joined over the whole level (null: no reading). */
 export function joinedRun(l: Level, j: number, rules: CounterRules): CounterRun | null {
   let acc: CounterRun | null = null;
-  for (const r of l.runs[j] ?? []) acc = joinRuns(acc, r, rules);
+  const c = l.runs[j];
+  if (!c) return null;
+  for (let k = 0; k < c.firstTs.length; k++) acc = joinRuns(acc, runAt(c, k), rules);
   return acc;
 }

@@ -10,6 +10,8 @@ import {
   parameterInfo,
   type ReadingInterval,
   type ReadingsResponse,
+  RUN_FIELDS,
+  type RunColumns,
   roundEnergy,
   runEnergy,
   runOf,
@@ -57,10 +59,6 @@ const READ_ATTEMPTS = 4;
 
 /** Decimals of bucket averages: a little finer than meters send, never 17 digits. */
 const AVERAGE_DECIMALS: Record<string, number> = { W: 2, V: 2, A: 3, Hz: 3, '°C': 2, dBm: 1, '': 3, kWh: 6, kvarh: 6 };
-const roundTo = (x: number, decimals: number) => {
-  const f = 10 ** decimals;
-  return Math.round(x * f) / f;
-};
 
 /** First bucket start of a query: rollup buckets are whole 15 / 30 / 60 minutes (UTC) or local days. */
 function alignedFrom(from: number, interval: ReadingInterval, tz: string): number {
@@ -82,6 +80,21 @@ function gridOf(from: number, to: number, interval: Exclude<ReadingInterval, 'ra
   for (let t = from; t < to; t += width) edges.push(t);
   edges.push((edges[edges.length - 1] ?? from) + width);
   return edges;
+}
+
+/** A level's runs placed on a grid: `at[i]` is the level bucket at grid position i (-1: none). */
+function gridRuns(runs: RunColumns, at: readonly number[]): Record<(typeof RUN_FIELDS)[number], Float64Array> {
+  const out = {} as Record<(typeof RUN_FIELDS)[number], Float64Array>;
+  for (const f of RUN_FIELDS) {
+    const src = runs[f];
+    const col = new Float64Array(at.length).fill(f === 'gap' ? 0 : Number.NaN);
+    for (let i = 0; i < at.length; i++) {
+      const k = at[i] as number;
+      if (k >= 0) col[i] = src[k] as number;
+    }
+    out[f] = col;
+  }
+  return out;
 }
 
 /** Parent of a bucket among `edges` (sorted): the last edge at or before it. Successive calls must not go back. */
@@ -265,7 +278,7 @@ export class ReadingsService {
       if (edges[g] === b) at[g] = k;
     });
     const spreads = ps.counter.map((c, j) => {
-      const runs = at.map((k) => (k < 0 ? null : ((level.runs[j] as (CounterRun | null)[])[k] ?? null)));
+      const runs = gridRuns(level.runs[j] as RunColumns, at);
       return { runs, ...spreadEnergy(edges, runs, before.get(c) ?? null, after.get(c) ?? null, this.rules) };
     });
     const keep: number[] = [];
@@ -283,7 +296,7 @@ export class ReadingsService {
         const delta = keep.map((i, o) => {
           if (s.estimated[i]) estimated.push(o);
           const e = s.energy[i] as number;
-          return e === 0 && !s.runs[i] && !s.estimated[i] ? null : roundEnergy(e);
+          return e === 0 && Number.isNaN(s.runs.firstTs[i] as number) && !s.estimated[i] ? null : roundEnergy(e);
         });
         series[p] = { kind: 'counter', unit, delta, ...(estimated.length ? { estimated } : {}) };
         continue;
@@ -293,7 +306,7 @@ export class ReadingsService {
       const sum = level.sum[j] as number[];
       const lo = level.min[j] as number[];
       const hi = level.max[j] as number[];
-      const decimals = AVERAGE_DECIMALS[unit] ?? 3;
+      const scale = 10 ** (AVERAGE_DECIMALS[unit] ?? 3);
       const len = keep.length;
       const avg = new Array<number | null>(len);
       const min = new Array<number | null>(len);
@@ -302,7 +315,7 @@ export class ReadingsService {
         const k = at[keep[o] as number] as number;
         const c = k < 0 ? 0 : (cnt[k] as number);
         if (c) {
-          avg[o] = roundTo((sum[k] as number) / c, decimals);
+          avg[o] = Math.round(((sum[k] as number) / c) * scale) / scale;
           min[o] = lo[k] as number;
           max[o] = hi[k] as number;
         } else avg[o] = min[o] = max[o] = null;
@@ -405,12 +418,10 @@ export class ReadingsService {
         days = edges.slice(0, -1);
         perDay = days.map(() => 0);
         // Days without a reading of a counter still take their share of a gap.
-        const at = new Map(level.bucket.map((b, k) => [b, k]));
+        const index = new Map(level.bucket.map((b, k) => [b, k]));
+        const at = days.map((d) => index.get(d) ?? -1);
         ps.counter.forEach((_, j) => {
-          const runs = days.map((d) => {
-            const k = at.get(d);
-            return k === undefined ? null : ((level.runs[j] as (CounterRun | null)[])[k] ?? null);
-          });
+          const runs = gridRuns(level.runs[j] as RunColumns, at);
           spreadEnergy(edges, runs, null, null, this.rules).energy.forEach((e, i) => {
             perDay[i] = (perDay[i] as number) + e;
           });
