@@ -80,7 +80,8 @@ export function rawWrite(batches: readonly RawBatch[], dialect: 'sqlite' | 'post
   };
 }
 
-const SELECT_ALL = `SELECT ts, ${RAW_COLUMNS.map(q).join(', ')} FROM readings WHERE device_id = ? AND ts >= ? AND ts < ? ORDER BY ts`;
+const SELECT_ALL_COLUMNS = `SELECT ts, ${RAW_COLUMNS.map(q).join(', ')} FROM readings`;
+const SELECT_ALL = `${SELECT_ALL_COLUMNS} WHERE device_id = ? AND ts >= ? AND ts < ? ORDER BY ts`;
 
 /** Raw rows of a device in [from, to), every catalogue column, column-wise in catalogue order (NaN: absent). */
 export async function readRawAll(tx: Tx, deviceId: number, from: number, to: number): Promise<{ ts: number[]; cols: Float64Array[] }> {
@@ -123,9 +124,12 @@ export function presentNames(all: { cols: Float64Array[] }): string[] {
   return RAW_COLUMNS.filter((_, j) => (all.cols[j] as Float64Array).some((v) => !Number.isNaN(v)));
 }
 
+/** Rows looked at before falling back to one query per counter (a dense counter is in the first row). */
+const NEAR_ROWS = 32;
+
 /**
- * Per counter, the newest raw reading before `before` and at or after `since` (null: none): one fixed
- * statement per counter, walking the (device_id, ts) key backwards.
+ * Per counter, the newest raw reading before `before` and at or after `since` (absent: none): the newest
+ * few rows in one query, then, for a counter they lack, one query walking the (device_id, ts) key.
  */
 export async function lastRawBefore(
   tx: Tx,
@@ -134,35 +138,49 @@ export async function lastRawBefore(
   since: number,
   before: number,
 ): Promise<Map<string, { ts: number; value: number }>> {
-  const out = new Map<string, { ts: number; value: number }>();
-  for (const c of counters) {
-    if (!COUNTER_COLUMNS.has(c)) continue;
-    const rows = await tx.arrays(
-      `SELECT ts, ${q(c)} FROM readings WHERE device_id = ? AND ts >= ? AND ts < ? AND ${q(c)} IS NOT NULL ORDER BY ts DESC LIMIT 1`,
-      [deviceId, since, before],
-    );
-    const r = rows[0];
-    if (r) out.set(c, { ts: Number(r[0]), value: tx.dialect === 'sqlite' ? decodeRawValue(r[1] as number) : Number(r[1]) });
-  }
-  return out;
+  return nearestRaw(tx, deviceId, counters, `ts >= ? AND ts < ?`, [since, before], 'DESC');
 }
 
-/** Per counter, the oldest raw reading at or after `from` (null: none). */
+/** Per counter, the oldest raw reading at or after `from` (absent: none). */
 export async function firstRawFrom(
   tx: Tx,
   deviceId: number,
   counters: readonly string[],
   from: number,
 ): Promise<Map<string, { ts: number; value: number }>> {
+  return nearestRaw(tx, deviceId, counters, 'ts >= ?', [from], 'ASC');
+}
+
+async function nearestRaw(
+  tx: Tx,
+  deviceId: number,
+  counters: readonly string[],
+  range: string,
+  args: readonly number[],
+  order: 'ASC' | 'DESC',
+): Promise<Map<string, { ts: number; value: number }>> {
   const out = new Map<string, { ts: number; value: number }>();
-  for (const c of counters) {
-    if (!COUNTER_COLUMNS.has(c)) continue;
+  const wanted = counters.filter((c) => COUNTER_COLUMNS.has(c));
+  if (wanted.length === 0) return out;
+  const decode = (v: Value) => (tx.dialect === 'sqlite' ? decodeRawValue(v as number) : Number(v));
+  const near = await tx.arrays(`${SELECT_ALL_COLUMNS} WHERE device_id = ? AND ${range} ORDER BY ts ${order} LIMIT ${NEAR_ROWS}`, [
+    deviceId,
+    ...args,
+  ]);
+  for (const c of wanted) {
+    const j = RAW_COLUMNS.indexOf(c) + 1;
+    const r = near.find((row) => row[j] !== null && row[j] !== undefined);
+    if (r) out.set(c, { ts: Number(r[0]), value: decode(r[j] as Value) });
+  }
+  if (near.length < NEAR_ROWS) return out;
+  for (const c of wanted) {
+    if (out.has(c)) continue;
     const rows = await tx.arrays(
-      `SELECT ts, ${q(c)} FROM readings WHERE device_id = ? AND ts >= ? AND ${q(c)} IS NOT NULL ORDER BY ts LIMIT 1`,
-      [deviceId, from],
+      `SELECT ts, ${q(c)} FROM readings WHERE device_id = ? AND ${range} AND ${q(c)} IS NOT NULL ORDER BY ts ${order} LIMIT 1`,
+      [deviceId, ...args],
     );
     const r = rows[0];
-    if (r) out.set(c, { ts: Number(r[0]), value: tx.dialect === 'sqlite' ? decodeRawValue(r[1] as number) : Number(r[1]) });
+    if (r) out.set(c, { ts: Number(r[0]), value: decode(r[1] as Value) });
   }
   return out;
 }

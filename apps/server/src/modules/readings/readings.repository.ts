@@ -661,45 +661,77 @@ export class ReadingsRepository {
     );
   }
 
-  /** Per counter, the run of its last stored hour before `before` (any distance back). */
+  /**
+   * Per counter, the run of its last stored hour before `before` (any distance back): one query for the
+   * spans of the last month, then, for a counter not found there, a walk back through its older spans.
+   */
   async lastStoredHour(deviceId: number, counters: readonly string[], before: number): Promise<Map<string, CounterRun>> {
     const out = new Map<string, CounterRun>();
-    const sql =
+    if (counters.length === 0) return out;
+    const recent = spanOf(before, H1) - 8 * SLOTS * H1;
+    const rows = await this.sql.reader.all(
+      `SELECT param, span, data FROM rollup_packed WHERE device_id = ? AND width = ? AND param IN (${inList(counters.length)}) AND span >= ? AND span < ? ORDER BY span DESC`,
+      [deviceId, H1, ...counters, recent, before],
+    );
+    for (const r of rows) {
+      const c = String(r.param);
+      if (out.has(c)) continue;
+      const found = lastRunIn(decodeBlob(r.data as Uint8Array), Number(r.span), H1, before);
+      if (found) out.set(c, found);
+    }
+    const older =
       'SELECT span, data FROM rollup_packed WHERE device_id = ? AND width = ? AND param = ? AND span < ? ORDER BY span DESC LIMIT 8';
     for (const c of counters) {
-      let below = before;
+      if (out.has(c)) continue;
+      let below = recent;
       for (;;) {
-        const rows = await this.sql.reader.all(sql, [deviceId, H1, c, below]);
+        const page = await this.sql.reader.all(older, [deviceId, H1, c, below]);
         let found: CounterRun | null = null;
-        for (const r of rows) {
+        for (const r of page) {
           below = Number(r.span);
           found = lastRunIn(decodeBlob(r.data as Uint8Array), below, H1, before);
           if (found) break;
         }
         if (found) out.set(c, found);
-        if (found || rows.length < 8) break;
+        if (found || page.length < 8) break;
       }
     }
     return out;
   }
 
-  /** Per counter, the run of its first stored quarter-hour in [from, before). */
+  /**
+   * Per counter, the run of its first stored quarter-hour in [from, before): one query for the spans of the
+   * next week, then, for a counter not found there, a walk forward through its later spans.
+   */
   async firstStoredQuarter(deviceId: number, counters: readonly string[], from: number, before: number): Promise<Map<string, CounterRun>> {
     const out = new Map<string, CounterRun>();
-    const sql =
+    if (counters.length === 0) return out;
+    const soon = Math.min(before, spanOf(from, M15) + 8 * SLOTS * M15);
+    const rows = await this.sql.reader.all(
+      `SELECT param, span, data FROM rollup_packed WHERE device_id = ? AND width = ? AND param IN (${inList(counters.length)}) AND span >= ? AND span < ? ORDER BY span`,
+      [deviceId, M15, ...counters, spanOf(from, M15), soon],
+    );
+    for (const r of rows) {
+      const c = String(r.param);
+      if (out.has(c)) continue;
+      const found = firstRunIn(decodeBlob(r.data as Uint8Array), Number(r.span), M15, from, before);
+      if (found) out.set(c, found);
+    }
+    const later =
       'SELECT span, data FROM rollup_packed WHERE device_id = ? AND width = ? AND param = ? AND span >= ? AND span < ? ORDER BY span LIMIT 8';
     for (const c of counters) {
-      let after = spanOf(from, M15);
+      if (out.has(c)) continue;
+      let after = soon;
       for (;;) {
-        const rows = await this.sql.reader.all(sql, [deviceId, M15, c, after, before]);
+        const page = await this.sql.reader.all(later, [deviceId, M15, c, after, before]);
         let found: CounterRun | null = null;
-        for (const r of rows) {
+        for (const r of page) {
           found = firstRunIn(decodeBlob(r.data as Uint8Array), Number(r.span), M15, from, before);
           after = Number(r.span) + 1;
           if (found) break;
         }
         if (found) out.set(c, found);
-        if (found || rows.length < 8) break;
+        if (found || page.length < 8) break;
       }
     }
     return out;

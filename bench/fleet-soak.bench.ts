@@ -1,0 +1,92 @@
+/**
+ * Soak: 1,000 devices each POSTing one three-phase reading a second, with 1,000 hub clients watching, for
+ * 10 minutes (FLEET_SOAK_MINUTES) on SQLite and PostgreSQL (FLEET_DIALECTS). The server's RSS is sampled
+ * every 5 s; its slope (least squares over the run after the first minute) says whether memory grows with
+ * time. Target: flat, no error.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { BenchContext } from './run.js';
+import {
+  freshDatabase,
+  loadgenMain,
+  percentile,
+  processUsage,
+  registerFleet,
+  spawnLoadgen,
+  startBuiltServer,
+  type ToLoadgen,
+} from './support/fleet.js';
+
+const DEVICES = 1000;
+const MINUTES = Number(process.env.FLEET_SOAK_MINUTES ?? 10);
+const DIALECTS = (process.env.FLEET_DIALECTS ?? 'sqlite,postgres').split(',') as ('sqlite' | 'postgres')[];
+
+/** Least-squares slope of y over x. */
+function slope(points: readonly [number, number][]): number {
+  const n = points.length;
+  const mx = points.reduce((a, p) => a + p[0], 0) / n;
+  const my = points.reduce((a, p) => a + p[1], 0) / n;
+  const num = points.reduce((a, p) => a + (p[0] - mx) * (p[1] - my), 0);
+  const den = points.reduce((a, p) => a + (p[0] - mx) ** 2, 0);
+  return den === 0 ? 0 : num / den;
+}
+
+async function soak(ctx: BenchContext, dialect: 'sqlite' | 'postgres'): Promise<void> {
+  const label = `${dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL'} soak, ${DEVICES.toLocaleString('en')} devices × ${MINUTES} min`;
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'phasewatch-bench-soak-'));
+  const db = dialect === 'postgres' ? await freshDatabase(ctx.pgUrl, 'bench_soak') : null;
+  const server = await startBuiltServer({
+    DATA_DIR: dataDir,
+    DATABASE_URL: db?.url ?? '',
+    JWT_SECRET: 'bench-secret-0123456789-0123456789',
+  });
+  const loadgen = spawnLoadgen(fileURLToPath(import.meta.url));
+  try {
+    const devices = await registerFleet(server.port, DEVICES);
+    loadgen.child.send({ cmd: 'run', port: server.port, devices, warmupS: 5, seconds: MINUTES * 60 } satisfies ToLoadgen);
+    if ((await loadgen.next()).cmd !== 'connected') throw new Error('unexpected message');
+    const pid = server.child.pid as number;
+    const t0 = performance.now();
+    const samples: [number, number][] = [];
+    const sampler = setInterval(() => samples.push([(performance.now() - t0) / 60_000, processUsage(pid).rssMb]), 5000);
+    const done = await loadgen.next();
+    clearInterval(sampler);
+    if (done.cmd !== 'done') throw new Error('unexpected message');
+    const steady = samples.filter(([m]) => m >= 1);
+    const e2e = done.e2eMs.sort((a, b) => a - b);
+    const missing = Math.max(0, done.expected - done.received);
+    ctx.report(
+      `${label}: RSS slope`,
+      slope(steady),
+      'MB/min',
+      `from ${steady[0]?.[1].toFixed(0)} MB to ${steady[steady.length - 1]?.[1].toFixed(0)} MB (target: flat)`,
+    );
+    ctx.report(`${label}: RSS max`, Math.max(...samples.map((s) => s[1])), 'MB');
+    ctx.report(
+      `${label}: errors`,
+      done.errors + missing,
+      '',
+      `${done.sent.toLocaleString('en')} POSTs, ${done.errors} failed, ${missing} not pushed`,
+    );
+    ctx.report(`${label}: end-to-end p99`, percentile(e2e, 99), 'ms', `p50 ${percentile(e2e, 50).toFixed(1)} ms`);
+  } finally {
+    loadgen.child.kill('SIGKILL');
+    await server.stop();
+    await db?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+export default async function fleetSoakBench(ctx: BenchContext): Promise<void> {
+  for (const dialect of DIALECTS) await soak(ctx, dialect);
+}
+
+if (process.env.FLEET_ROLE === 'loadgen') {
+  loadgenMain().catch((err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  });
+}
