@@ -1,5 +1,5 @@
 import { endianness } from 'node:os';
-import { type CounterRun, RUN_FIELDS, type RunColumns, runAt as runAtColumns, setRunAt } from '@phasewatch/shared';
+import { type CounterRun, RUN_FIELDS, type RunColumns, runAt as runAtColumns } from '@phasewatch/shared';
 import { floorTo, H1, type Level, M15, type ParamSet, sizedLevel } from './readings.rollup.js';
 
 /*
