@@ -16,6 +16,8 @@ export interface RunningServer {
   /** Everything the process printed (stdout + stderr), for assertions and failure messages. */
   output(): string;
   stop(): Promise<void>;
+  /** Kills the process with SIGKILL, as a crash or a power cut of the host would end it (data dir kept). */
+  kill(): Promise<void>;
 }
 
 export interface StartOptions {
@@ -97,6 +99,12 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     dataDir,
     databaseUrl,
     output: () => out,
+    async kill() {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGKILL');
+        await exited;
+      }
+    },
     async stop() {
       if (child.exitCode === null) {
         child.kill('SIGTERM');
