@@ -41,6 +41,8 @@ export interface AppConfig {
   loginFailureWindowMs: number;
   /** Public base URL used in mails (password reset links). */
   publicUrl: string;
+  /** Where `npm run backup` writes dated copies of the SQLite database (`BACKUP_DIR`, default DATA_DIR/backups). */
+  backupDir: string;
   /** Bearer token that opens `/metrics` (Prometheus text); empty: metrics are off. */
   metricsToken: string;
   /** Requests allowed per key and window (`RATE_LIMIT_*`; 0 turns a limit off). */
@@ -125,6 +127,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     loginFailureWindowMs: int(env.LOGIN_FAILURE_WINDOW_MS, 15 * 60_000, 'LOGIN_FAILURE_WINDOW_MS'),
     publicUrl: env.PUBLIC_URL || `http://${host}:${port}`,
     metricsToken: env.METRICS_TOKEN || '',
+    backupDir: path.resolve(env.BACKUP_DIR || path.join(dataDir, 'backups')),
     rateLimits: {
       ingest: { max: int(env.RATE_LIMIT_INGEST, 600, 'RATE_LIMIT_INGEST'), windowMs: 60_000 },
       reads: { max: int(env.RATE_LIMIT_READS, 600, 'RATE_LIMIT_READS'), windowMs: 60_000 },
