@@ -19,5 +19,6 @@ export default defineConfig({
       '/hubs': { target: api, ws: true },
     },
   },
-  build: { outDir: 'dist', emptyOutDir: true, sourcemap: true, chunkSizeWarningLimit: 1200 },
+  // The manifest lets the weight bench (bench/dashboard-weight.bench.ts) follow a route's static imports.
+  build: { outDir: 'dist', emptyOutDir: true, sourcemap: true, chunkSizeWarningLimit: 1200, manifest: true },
 });

@@ -146,7 +146,14 @@ describe('web app shell in Chromium', () => {
 
   it('switches the language to Polish and Turkish and keeps it across a reload', async () => {
     const page = await openPage();
-    await signIn(page);
+    // Its own account: the language picked becomes the profile's, which the demo account's other tests must not inherit.
+    const email = `lang-${Date.now()}@example.com`;
+    await registerUser(server.baseUrl, email, 'secret1');
+    await page.goto('/sign-in');
+    await page.getByLabel(/^Email/).fill(email);
+    await page.getByLabel(/^Password/).fill('secret1');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL('**/dashboard');
     await page.getByRole('button', { name: 'Language' }).click();
     await page.getByRole('menuitem', { name: 'Polski' }).click();
     await page.getByRole('heading', { level: 1, name: 'Pulpit' }).waitFor();

@@ -1,15 +1,22 @@
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
 import './styles.css';
+import { FALLBACK_LANGUAGE } from '@phasewatch/shared';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
+import { i18n, isLanguage, loadCatalogue } from './i18n';
 
 const root = document.getElementById('root');
-if (root) {
-  createRoot(root).render(
-    <StrictMode>
-      <App />
-    </StrictMode>,
-  );
-}
+const language = isLanguage(i18n.language) ? i18n.language : FALLBACK_LANGUAGE;
+// The first render waits for the user's catalogue (a few KB); the fallback catalogue follows.
+void loadCatalogue(language).then(() => {
+  if (root) {
+    createRoot(root).render(
+      <StrictMode>
+        <App />
+      </StrictMode>,
+    );
+  }
+  void loadCatalogue(FALLBACK_LANGUAGE);
+});

@@ -1,6 +1,7 @@
 import { ERROR_MESSAGES, VALIDATION_MESSAGES } from '@phasewatch/shared';
 import { describe, expect, it } from 'vitest';
-import { catalogues, i18n, setLanguage, storedLanguage } from './index';
+import { catalogues } from './catalogues';
+import { i18n, loadCatalogue, setLanguage, storedLanguage } from './index';
 
 type Tree = { [k: string]: string | Tree };
 function flatten(tree: Tree, prefix = ''): Record<string, string> {
@@ -36,6 +37,13 @@ describe('catalogues', () => {
 });
 
 describe('language', () => {
+  it('loads a catalogue on demand', async () => {
+    i18n.removeResourceBundle('tr', 'translation');
+    expect(i18n.hasResourceBundle('tr', 'translation')).toBe(false);
+    await loadCatalogue('tr');
+    expect(i18n.getResourceBundle('tr', 'translation')).toEqual(catalogues.tr);
+  });
+
   it('defaults to English, falls back to Polish, and persists a switch', async () => {
     expect(storedLanguage()).toBe('en');
     expect(i18n.options.fallbackLng).toEqual(['pl']);

@@ -3,11 +3,10 @@ import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { STORAGE_KEYS } from '@/config/storage-keys';
 import { readStorage, writeStorage } from '@/lib/storage';
-import en from './locales/en.json';
-import pl from './locales/pl.json';
-import tr from './locales/tr.json';
+import type en from './locales/en.json';
 
-export const catalogues = { en, pl, tr } as const;
+/** The catalogues load on demand, one chunk each: the app's first chunk carries none of them. */
+const loaders = import.meta.glob<typeof en>('./locales/*.json', { import: 'default' });
 
 export function isLanguage(value: string | null | undefined): value is Language {
   return !!value && (LANGUAGES as readonly string[]).includes(value);
@@ -22,7 +21,8 @@ export function storedLanguage(): Language {
 export const i18n = i18next.createInstance();
 
 void i18n.use(initReactI18next).init({
-  resources: { en: { translation: en }, pl: { translation: pl }, tr: { translation: tr } },
+  resources: {},
+  partialBundledLanguages: true,
   lng: storedLanguage(),
   // The spec's message catalogue default is Polish: a key missing in a catalogue falls back to it.
   fallbackLng: FALLBACK_LANGUAGE,
@@ -39,8 +39,17 @@ function applyDocumentLanguage(lng: string) {
 applyDocumentLanguage(i18n.language);
 i18n.on('languageChanged', applyDocumentLanguage);
 
+/** Loads a language's catalogue (once); the app waits for the stored language's before its first render. */
+export async function loadCatalogue(lng: Language): Promise<void> {
+  if (i18n.hasResourceBundle(lng, 'translation')) return;
+  const load = loaders[`./locales/${lng}.json`];
+  if (!load) return;
+  i18n.addResourceBundle(lng, 'translation', await load());
+}
+
 /** Switches the interface language and keeps it in local storage. */
 export async function setLanguage(lng: Language): Promise<void> {
+  await loadCatalogue(lng);
   writeStorage(STORAGE_KEYS.language, lng);
   await i18n.changeLanguage(lng);
 }

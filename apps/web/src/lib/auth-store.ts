@@ -1,4 +1,4 @@
-import { FALLBACK_TIMEZONE, timezoneForCountry, type User } from '@phasewatch/shared';
+import { FALLBACK_TIMEZONE, type User } from '@phasewatch/shared';
 import { useSyncExternalStore } from 'react';
 import { STORAGE_KEYS } from '@/config/storage-keys';
 import { readStorage, writeStorage } from './storage';
@@ -25,6 +25,12 @@ function load(): AuthState {
 
 let state: AuthState = load();
 
+/**
+ * The user's timezone: the server derives it from the country (and the profile may change it), so the
+ * country table need not travel to the browser; the spec's fallback covers a record without one.
+ */
+const zoneOf = (user: User): string => user.timezone || FALLBACK_TIMEZONE;
+
 function emit(): void {
   for (const l of listeners) l();
 }
@@ -43,7 +49,7 @@ export const authStore = {
   setAuth(token: string, user: User): void {
     writeStorage(STORAGE_KEYS.token, token);
     writeStorage(STORAGE_KEYS.user, JSON.stringify(user));
-    writeStorage(STORAGE_KEYS.timezone, user.timezone || timezoneForCountry(user.country));
+    writeStorage(STORAGE_KEYS.timezone, zoneOf(user));
     state = { token, user };
     emit();
   },
@@ -54,7 +60,7 @@ export const authStore = {
   },
   setUser(user: User): void {
     writeStorage(STORAGE_KEYS.user, JSON.stringify(user));
-    writeStorage(STORAGE_KEYS.timezone, user.timezone || timezoneForCountry(user.country));
+    writeStorage(STORAGE_KEYS.timezone, zoneOf(user));
     state = { ...state, user };
     emit();
   },

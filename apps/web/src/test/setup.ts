@@ -1,6 +1,11 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
+import { i18n } from '@/i18n';
+import { catalogues } from '@/i18n/catalogues';
+
+// The app loads catalogues on demand; tests have them all from the start.
+for (const [lng, catalogue] of Object.entries(catalogues)) i18n.addResourceBundle(lng, 'translation', catalogue);
 
 // jsdom lacks these browser APIs that Mantine uses (node-environment tests have no window at all).
 const browser = typeof window !== 'undefined';

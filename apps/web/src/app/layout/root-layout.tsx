@@ -1,11 +1,10 @@
-import { AppShell, Box, Burger, Center, Divider, Group, Text, UnstyledButton } from '@mantine/core';
+import { AppShell, Box, Burger, Center, Group, Text, UnstyledButton } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconBolt } from '@tabler/icons-react';
-import { useEffect, useMemo } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, Outlet, useLocation, useNavigation } from 'react-router';
-import { LanguageMenu, PreferencesPanel, ThemeMenu } from '@/components/preferences';
-import { AppDrawer } from '@/components/ui/app-drawer';
+import { LanguageMenu, ThemeMenu } from '@/components/preferences';
 import { findActiveTrail, NavMenu } from '@/components/ui/nav-menu';
 import { ScrollToTop } from '@/components/ui/scroll-to-top';
 import { PUBLIC_ROUTES, paths } from '@/config/paths';
@@ -16,6 +15,8 @@ import { apiClient } from '@/lib/api';
 import { useAuth } from '@/lib/auth-store';
 import { foxMode, useFoxMode } from '@/lib/fox-mode';
 import { menuEntries } from './menu-entries';
+
+const MobileMenu = lazy(() => import('./mobile-menu').then((m) => ({ default: m.MobileMenu })));
 
 function Brand() {
   const { t } = useTranslation();
@@ -48,6 +49,7 @@ export function RootLayout() {
   const { token } = useAuth();
   const foxStored = useFoxMode();
   const [drawerOpen, drawer] = useDisclosure(false);
+  const [drawerUsed, setDrawerUsed] = useState(false);
   const isPublic = PUBLIC_ROUTES.includes(location.pathname);
 
   // /sign-in-fox switches the embedded mode on; the normal sign-in switches it off again.
@@ -135,7 +137,10 @@ export function RootLayout() {
           <Group gap="sm" wrap="nowrap">
             <Burger
               opened={drawerOpen}
-              onClick={drawer.toggle}
+              onClick={() => {
+                setDrawerUsed(true);
+                drawer.toggle();
+              }}
               hiddenFrom="xs"
               size="sm"
               aria-label={drawerOpen ? t('nav.closeMenu') : t('nav.openMenu')}
@@ -155,19 +160,12 @@ export function RootLayout() {
           </Group>
         </Group>
       </AppShell.Header>
-      <AppDrawer
-        opened={drawerOpen}
-        onClose={drawer.close}
-        title={<Brand />}
-        zIndex={300}
-        closeButtonProps={{ 'aria-label': t('nav.closeMenu') }}
-      >
-        <Box component="nav" aria-label={t('nav.mainMenu')}>
-          <NavMenu entries={entries} mode="accordion" mobile activeTrail={trail} onNavigate={drawer.close} />
-        </Box>
-        <Divider my="md" />
-        <PreferencesPanel onLanguageChange={chooseLanguage} />
-      </AppDrawer>
+      {/* The drawer (and its modal machinery) loads when the burger is first used, not with every page. */}
+      {drawerUsed && (
+        <Suspense fallback={null}>
+          <MobileMenu opened={drawerOpen} onClose={drawer.close} entries={entries} trail={trail} brand={<Brand />} />
+        </Suspense>
+      )}
       <AppShell.Main id="main">
         <Box maw={1200} mx="auto">
           <Outlet />

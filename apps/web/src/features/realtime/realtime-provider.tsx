@@ -1,7 +1,7 @@
 import type { HubConnectionStatus } from '@phasewatch/shared';
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, useContext, useEffect, useState, useSyncExternalStore } from 'react';
-import { createHubClient, type HubClient } from './hub-client';
+import type { HubClient, HubClientOptions } from './hub-client';
 import { applyDeviceStatus, applyLiveMeasurement } from './live-cache';
 
 const HubContext = createContext<HubClient | null>(null);
@@ -20,8 +20,8 @@ export interface RealtimeProviderProps {
    * while still signed in; 0 disables it. 30 s by default, the last reconnect delay.
    */
   restartDelayMs?: number;
-  /** Builds the client (tests); `createHubClient` by default. */
-  createClient?: typeof createHubClient;
+  /** Builds the client: `createHubClient` (the app loads it after the first render), a fake in tests. */
+  createClient: (options: HubClientOptions) => HubClient;
   children: ReactNode;
 }
 
@@ -36,7 +36,7 @@ export function RealtimeProvider({
   sessionKey = null,
   baseUrl = '',
   restartDelayMs = 30_000,
-  createClient = createHubClient,
+  createClient,
   children,
 }: RealtimeProviderProps) {
   const queryClient = useQueryClient();

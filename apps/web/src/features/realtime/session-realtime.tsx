@@ -1,8 +1,8 @@
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { apiClient } from '@/lib/api';
 import { authStore, useAuth } from '@/lib/auth-store';
 import { freshTokenSource } from './fresh-token';
-import { createHubClient, type HubClient, type HubClientOptions } from './hub-client';
+import type { HubClient, HubClientOptions } from './hub-client';
 import { RealtimeProvider } from './realtime-provider';
 
 /** The hub's token: the stored one, refreshed through the API client first when it has expired. */
@@ -10,11 +10,24 @@ const hubToken = freshTokenSource({ getToken: authStore.getToken, refresh: () =>
 
 let current: HubClient | null = null;
 
-/** Builds the session's client and remembers it, so sign-out can close it first. */
-function createSessionClient(options: HubClientOptions): HubClient {
-  current = createHubClient(options);
-  return current;
+type Factory = (options: HubClientOptions) => HubClient;
+
+/**
+ * The SignalR client (~15 KB gzipped) loads after the first render of a signed-in page, not with it:
+ * screens show their stored values first and the live connection follows a moment later.
+ */
+let loading: Promise<Factory> | null = null;
+function loadFactory(): Promise<Factory> {
+  loading ??= import('./hub-client').then((m) => (options: HubClientOptions): HubClient => {
+    current = m.createHubClient(options);
+    return current;
+  });
+  return loading;
 }
+
+const noClient: Factory = () => {
+  throw new Error('the hub client is not loaded yet');
+};
 
 /**
  * Closes the session's hub connection before the session ends: otherwise the server drops it on logout
@@ -32,8 +45,19 @@ export async function stopSessionHub(): Promise<void> {
  */
 export function SessionRealtime({ children }: { children: ReactNode }) {
   const { token, user } = useAuth();
+  const [factory, setFactory] = useState<Factory | null>(null);
+  useEffect(() => {
+    if (!token || factory) return;
+    let live = true;
+    void loadFactory().then((f) => {
+      if (live) setFactory(() => f);
+    });
+    return () => {
+      live = false;
+    };
+  }, [token, factory]);
   return (
-    <RealtimeProvider signedIn={!!token} sessionKey={user?.id ?? null} getToken={hubToken} createClient={createSessionClient}>
+    <RealtimeProvider signedIn={!!token && !!factory} sessionKey={user?.id ?? null} getToken={hubToken} createClient={factory ?? noClient}>
       {children}
     </RealtimeProvider>
   );

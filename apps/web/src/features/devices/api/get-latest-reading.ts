@@ -3,21 +3,11 @@ import { useQuery } from '@tanstack/react-query';
 import { api } from '@/config/paths';
 import { apiClient } from '@/lib/api';
 import { parseServerDate } from '@/lib/dates';
+import type { LatestReading } from '../live-reading';
 import { mainParameters } from '../live-values';
 import { deviceKeys } from './get-device';
 
-/** A reading as the live cache holds it: epoch ms and parameter values. */
-export interface LatestReading {
-  ts: number;
-  values: Record<string, number>;
-}
-
-/** The newer of the reading loaded with the page and the last one the hub pushed. */
-export function newestReading(pushed: LatestReading | null, loaded: LatestReading | null | undefined): LatestReading | null {
-  if (!loaded) return pushed;
-  if (!pushed) return loaded;
-  return pushed.ts >= loaded.ts ? pushed : loaded;
-}
+export { type LatestReading, newestReading } from '../live-reading';
 
 /** How far before the device's last reading the card looks for each main parameter's latest value. */
 const LOOK_BACK_MS = 5 * 60_000;

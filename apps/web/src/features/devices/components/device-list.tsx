@@ -1,8 +1,8 @@
-import { ActionIcon, Alert, Anchor, Button, Card, Group, Skeleton, Stack, Table, Text, ThemeIcon } from '@mantine/core';
+import { ActionIcon, Alert, Anchor, Box, Button, Card, Group, Skeleton, Stack, Table, Text, ThemeIcon } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { type DeviceListItem, deviceDetailPath, deviceKind } from '@phasewatch/shared';
 import { IconDevices, IconEdit, IconEye, IconPlus } from '@tabler/icons-react';
-import { type KeyboardEvent, type MouseEvent, useEffect, useState } from 'react';
+import { type KeyboardEvent, lazy, type MouseEvent, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { SearchBox } from '@/components/ui/search-box';
@@ -11,14 +11,17 @@ import { useLiveMeasurements } from '@/features/realtime/use-live-measurements';
 import { useAuth } from '@/lib/auth-store';
 import { errorTexts } from '@/lib/error-text';
 import { useDevices } from '../api/get-devices';
-import { newestReading } from '../api/get-latest-reading';
 import { announceDeviceState } from '../device-alerts';
 import { deviceTypeLabel } from '../device-labels';
+import { newestReading } from '../live-reading';
 import { formatQuantity, headlineValue } from '../live-values';
-import { AddDeviceModal } from './add-device/add-device-modal';
+
 import classes from './device-list.module.css';
 import { DeviceStatusBadge, useDeviceStatus } from './device-status';
 import { EnergyTotal } from './energy-total';
+
+// The add-device flow (forms, schemas, the stepper) loads when it is opened, not with the dashboard.
+const AddDeviceModal = lazy(() => import('./add-device/add-device-modal').then((m) => ({ default: m.AddDeviceModal })));
 
 /** Below the spec's mobile breakpoint (576 px = 36em) the list is cards instead of a table. */
 const PHONE_QUERY = '(max-width: 35.99em)';
@@ -35,7 +38,16 @@ export function DeviceList() {
   const [query, setQuery] = useState('');
   const [adding, setAdding] = useState(false);
   const phone = useMediaQuery(PHONE_QUERY, false, { getInitialValueInEffect: false });
-  const addModal = <AddDeviceModal opened={adding} onClose={() => setAdding(false)} />;
+  const [addOpened, setAddOpened] = useState(false);
+  const addModal = addOpened && (
+    <Suspense fallback={null}>
+      <AddDeviceModal opened={adding} onClose={() => setAdding(false)} />
+    </Suspense>
+  );
+  const openAdd = () => {
+    setAddOpened(true);
+    setAdding(true);
+  };
 
   if (devices.isPending) {
     return (
@@ -70,7 +82,7 @@ export function DeviceList() {
             <Text c="dimmed" size="sm" ta="center" maw={480}>
               {t('dashboard.emptyHint')}
             </Text>
-            <Button mt="sm" leftSection={<IconPlus size={18} />} onClick={() => setAdding(true)}>
+            <Button mt="sm" leftSection={<IconPlus size={18} />} onClick={openAdd}>
               {t('dashboard.addFirst')}
             </Button>
           </Stack>
@@ -94,7 +106,7 @@ export function DeviceList() {
           onSearch={setQuery}
           onClear={() => setQuery('')}
         />
-        <Button leftSection={<IconPlus size={18} />} onClick={() => setAdding(true)}>
+        <Button leftSection={<IconPlus size={18} />} onClick={openAdd}>
           {t('dashboard.addDevice')}
         </Button>
       </Group>
@@ -110,8 +122,9 @@ export function DeviceList() {
           ))}
         </Stack>
       ) : (
-        <Table.ScrollContainer minWidth={760}>
-          <Table striped highlightOnHover verticalSpacing="sm">
+        // A plain scrolling box rather than Table.ScrollContainer: its ScrollArea would weigh on the first chunk.
+        <Box style={{ overflowX: 'auto' }}>
+          <Table striped highlightOnHover verticalSpacing="sm" miw={760}>
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>{t('dashboard.name')}</Table.Th>
@@ -130,7 +143,7 @@ export function DeviceList() {
               ))}
             </Table.Tbody>
           </Table>
-        </Table.ScrollContainer>
+        </Box>
       )}
       {addModal}
     </Stack>

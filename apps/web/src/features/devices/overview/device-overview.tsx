@@ -10,9 +10,9 @@ import { useLiveMeasurements } from '@/features/realtime/use-live-measurements';
 import { storedTimezone } from '@/lib/auth-store';
 import { effectiveTimezone } from '@/lib/dates';
 import { useDeviceEnergy } from '../api/get-device-energy';
-import { newestReading } from '../api/get-latest-reading';
 import { DeviceStatusBadge, useDeviceStatus } from '../components/device-status';
 import { deviceTypeLabel } from '../device-labels';
+import { newestReading } from '../live-reading';
 import { formatQuantity, headlineValue } from '../live-values';
 import { sparkParameters, sparkPath, sparkSeries } from './sparkline-data';
 
