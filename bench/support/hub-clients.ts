@@ -37,9 +37,10 @@ export function onFrames(ws: WebSocket, rec: Recorder, onOther?: (msg: { type: n
     const text = data.toString();
     for (const r of text.split(RS)) {
       if (!r) continue;
-      const msg = JSON.parse(r) as { type: number; arguments?: { ts: number }[]; invocationId?: string };
-      if (msg.type === 1 && msg.arguments?.[0]) rec.record(msg.arguments[0].ts);
-      else onOther?.(msg);
+      const msg = JSON.parse(r) as { type: number; target?: string; arguments?: { ts: number }[]; invocationId?: string };
+      // Readings only: status events (deviceStatus) are invocations too, without a reading's time.
+      if (msg.type !== 1) onOther?.(msg);
+      else if (msg.target === 'liveMeasurement' && msg.arguments?.[0]) rec.record(msg.arguments[0].ts);
     }
   });
 }

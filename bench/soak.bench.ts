@@ -1,5 +1,5 @@
 /**
- * Soak: 1,000 devices each POSTing one three-phase reading a second, with 1,000 hub clients watching, for
+ * Soak (`npm run bench -- soak`): 1,000 devices each POSTing one three-phase reading a second, with 1,000 hub clients watching, for
  * 10 minutes (FLEET_SOAK_MINUTES) on SQLite and PostgreSQL (FLEET_DIALECTS). The server's RSS is sampled
  * every 5 s; its slope (least squares over the run after the first minute) says whether memory grows with
  * time. Target: flat, no error.
