@@ -12,21 +12,9 @@
  * FLEET_SIZES (comma list) and FLEET_SECONDS (measured seconds per run, default 30, after a 10 s warm-up)
  * and FLEET_DIALECTS narrow a run.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BenchContext } from './run.js';
-import {
-  freshDatabase,
-  loadgenMain,
-  percentile,
-  processUsage,
-  registerFleet,
-  spawnLoadgen,
-  startBuiltServer,
-  type ToLoadgen,
-} from './support/fleet.js';
+import { loadgenMain, percentile, processUsage, type ToLoadgen, withFleet } from './support/fleet.js';
 
 const SIZES = (process.env.FLEET_SIZES ?? '200,1000,2000,5000').split(',').map(Number);
 const SECONDS = Number(process.env.FLEET_SECONDS ?? 30);
@@ -35,16 +23,7 @@ const DIALECTS = (process.env.FLEET_DIALECTS ?? 'sqlite,postgres').split(',') as
 
 async function run(ctx: BenchContext, dialect: 'sqlite' | 'postgres', n: number): Promise<void> {
   const label = `${dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL'} ${n.toLocaleString('en')} devices`;
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'phasewatch-bench-fleet-'));
-  const db = dialect === 'postgres' ? await freshDatabase(ctx.pgUrl, 'bench_fleet') : null;
-  const server = await startBuiltServer({
-    DATA_DIR: dataDir,
-    DATABASE_URL: db?.url ?? '',
-    JWT_SECRET: 'bench-secret-0123456789-0123456789',
-  });
-  const loadgen = spawnLoadgen(fileURLToPath(import.meta.url));
-  try {
-    const devices = await registerFleet(server.port, n);
+  await withFleet(ctx.pgUrl, dialect, n, fileURLToPath(import.meta.url), async ({ server, devices, loadgen }) => {
     loadgen.child.send({ cmd: 'run', port: server.port, devices, warmupS: WARMUP_S, seconds: SECONDS } satisfies ToLoadgen);
     const connected = await loadgen.next();
     if (connected.cmd !== 'connected') throw new Error('unexpected message');
@@ -52,12 +31,10 @@ async function run(ctx: BenchContext, dialect: 'sqlite' | 'postgres', n: number)
     const pid = server.child.pid as number;
     let window: { cpu0: number; t0: number } | null = null;
     let maxRss = 0;
-    const rss: number[] = [];
     const sampler = setInterval(() => {
       const u = processUsage(pid);
       if (!window) return;
       maxRss = Math.max(maxRss, u.rssMb);
-      rss.push(u.rssMb);
     }, 1000);
     const warm = setTimeout(() => {
       window = { cpu0: processUsage(pid).cpuS, t0: performance.now() };
@@ -83,12 +60,7 @@ async function run(ctx: BenchContext, dialect: 'sqlite' | 'postgres', n: number)
     );
     ctx.report(`${label}: server CPU`, cpu, '% core', `of 200 % on 2 cores`);
     ctx.report(`${label}: server RSS (max)`, maxRss, 'MB', n === 2000 ? 'target ≤ 300 MB' : '');
-  } finally {
-    loadgen.child.kill('SIGKILL');
-    await server.stop();
-    await db?.drop();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+  });
 }
 
 export default async function fleetBench(ctx: BenchContext): Promise<void> {

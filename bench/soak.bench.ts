@@ -4,21 +4,9 @@
  * every 5 s; its slope (least squares over the run after the first minute) says whether memory grows with
  * time. Target: flat, no error.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BenchContext } from './run.js';
-import {
-  freshDatabase,
-  loadgenMain,
-  percentile,
-  processUsage,
-  registerFleet,
-  spawnLoadgen,
-  startBuiltServer,
-  type ToLoadgen,
-} from './support/fleet.js';
+import { loadgenMain, percentile, processUsage, type ToLoadgen } from './support/fleet.js';
 
 const DEVICES = 1000;
 const MINUTES = Number(process.env.FLEET_SOAK_MINUTES ?? 10);
@@ -36,16 +24,7 @@ function slope(points: readonly [number, number][]): number {
 
 async function soak(ctx: BenchContext, dialect: 'sqlite' | 'postgres'): Promise<void> {
   const label = `${dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL'} soak, ${DEVICES.toLocaleString('en')} devices × ${MINUTES} min`;
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'phasewatch-bench-soak-'));
-  const db = dialect === 'postgres' ? await freshDatabase(ctx.pgUrl, 'bench_soak') : null;
-  const server = await startBuiltServer({
-    DATA_DIR: dataDir,
-    DATABASE_URL: db?.url ?? '',
-    JWT_SECRET: 'bench-secret-0123456789-0123456789',
-  });
-  const loadgen = spawnLoadgen(fileURLToPath(import.meta.url));
-  try {
-    const devices = await registerFleet(server.port, DEVICES);
+  await withFleet(ctx.pgUrl, dialect, DEVICES, fileURLToPath(import.meta.url), async ({ server, devices, loadgen }) => {
     loadgen.child.send({ cmd: 'run', port: server.port, devices, warmupS: 5, seconds: MINUTES * 60 } satisfies ToLoadgen);
     if ((await loadgen.next()).cmd !== 'connected') throw new Error('unexpected message');
     const pid = server.child.pid as number;
@@ -72,12 +51,7 @@ async function soak(ctx: BenchContext, dialect: 'sqlite' | 'postgres'): Promise<
       `${done.sent.toLocaleString('en')} POSTs, ${done.errors} failed, ${missing} not pushed`,
     );
     ctx.report(`${label}: end-to-end p99`, percentile(e2e, 99), 'ms', `p50 ${percentile(e2e, 50).toFixed(1)} ms`);
-  } finally {
-    loadgen.child.kill('SIGKILL');
-    await server.stop();
-    await db?.drop();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+  });
 }
 
 export default async function fleetSoakBench(ctx: BenchContext): Promise<void> {

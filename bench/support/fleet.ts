@@ -5,8 +5,9 @@
  * starts the built server, registers the devices and samples the server process from /proc.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type WebSocket from 'ws';
@@ -300,3 +301,33 @@ export function spawnLoadgen(entry: string): { child: ChildProcess; next(): Prom
 }
 
 export { percentile };
+
+/**
+ * A fresh built server of the dialect with N registered three-phase devices, a load generator process
+ * (`entry`: the bench file, which runs `loadgenMain` under FLEET_ROLE=loadgen) and, after `body`, all of it
+ * stopped and removed.
+ */
+export async function withFleet<T>(
+  pgUrl: string,
+  dialect: 'sqlite' | 'postgres',
+  n: number,
+  entry: string,
+  body: (fleet: { server: RunningServer; devices: FleetDevice[]; loadgen: ReturnType<typeof spawnLoadgen> }) => Promise<T>,
+): Promise<T> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'phasewatch-bench-fleet-'));
+  const db = dialect === 'postgres' ? await freshDatabase(pgUrl, 'bench_fleet') : null;
+  const server = await startBuiltServer({
+    DATA_DIR: dataDir,
+    DATABASE_URL: db?.url ?? '',
+    JWT_SECRET: 'bench-secret-0123456789-0123456789',
+  });
+  const loadgen = spawnLoadgen(entry);
+  try {
+    return await body({ server, devices: await registerFleet(server.port, n), loadgen });
+  } finally {
+    loadgen.child.kill('SIGKILL');
+    await server.stop();
+    await db?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { Kysely } from 'kysely';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { type Dialect, openStorage, type Storage } from '../storage/database.js';
@@ -82,4 +83,46 @@ export async function packedRollupRows(storage: Storage, deviceId: number) {
     .orderBy('span')
     .execute();
   return rows.map((r) => ({ width: r.width, param: r.param, span: Number(r.span), data: Buffer.from(r.data).toString('hex') }));
+}
+
+/**
+ * A user in `tz` with devices 1…n, written straight into the tables (columns of migrations 0001/0002, so
+ * it also works on a database migrated only part of the way): for storage tests below the HTTP layer.
+ */
+export async function insertOwnerWithDevices(db: Kysely<unknown>, n: number, tz: string): Promise<void> {
+  const k = db as Kysely<Record<string, Record<string, unknown>>>;
+  await k
+    .insertInto('users')
+    .values({
+      email: 'owner@example.com',
+      password_hash: 'x',
+      full_name: 'Owner',
+      country: 'PL',
+      timezone: tz,
+      language: 'en',
+      created_at: 0,
+      updated_at: 0,
+    })
+    .execute();
+  for (let id = 1; id <= n; id++) {
+    const mac = `00:00:00:00:00:${id.toString(16).padStart(2, '0')}`;
+    await k
+      .insertInto('devices')
+      .values({
+        id,
+        user_id: 1,
+        name: mac,
+        type_code: 20,
+        type_name: 'Single-phase meter',
+        mac,
+        ingest_key_hash: `key-${id}`,
+        registered_at: 0,
+        modified_at: 0,
+        billing_start_date: '2026-01-01',
+        notifications: '{}',
+        limit_warning: 10,
+        limit_critical: 20,
+      })
+      .execute();
+  }
 }

@@ -2,7 +2,7 @@ import { PARAMETERS, zonedTimeToUtc } from '@phasewatch/shared';
 import type pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, signUp, type TestApp } from '../../test/app.js';
-import { createTestStorage, DIALECTS, packedRollupRows, type TestStorage } from '../../test/storage.js';
+import { createTestStorage, DIALECTS, insertOwnerWithDevices, packedRollupRows, type TestStorage } from '../../test/storage.js';
 import { ReadingsRepository } from './readings.repository.js';
 import { floorTo, H1 } from './readings.rollup.js';
 import { ReadingsService } from './readings.service.js';
@@ -19,51 +19,9 @@ describe.each(DIALECTS)('live write path (%s)', (dialect) => {
     await ts?.dispose();
   });
 
-  async function devices(storage: TestStorage['storage'], n: number) {
-    await storage.db
-      .insertInto('users')
-      .values({
-        email: 'a@example.com',
-        password_hash: 'x',
-        full_name: 'A',
-        country: 'PL',
-        timezone: TZ,
-        language: 'en',
-        created_at: 0,
-        updated_at: 0,
-      })
-      .execute();
-    for (let id = 1; id <= n; id++) {
-      await storage.db
-        .insertInto('devices')
-        .values({
-          user_id: 1,
-          name: `d${id}`,
-          friendly_name: '',
-          type_code: 20,
-          type_name: 'x',
-          mac: `00:00:00:00:00:0${id}`,
-          model: '',
-          ingest_key_hash: `k${id}`,
-          registered_at: 0,
-          modified_at: 0,
-          billing_start_date: '2026-01-01',
-          billing_period_months: 1,
-          reporting_interval_s: 60,
-          location_id: null,
-          default_tariff_id: null,
-          notifications: '{}',
-          limit_warning: 10,
-          limit_critical: 20,
-          meter_value_kwh: 0,
-        })
-        .execute();
-    }
-  }
-
   it('a restart between live writes and their roll-up loses nothing: answers from raw rows, then the same rollups as one batch', async () => {
     ts = await createTestStorage(dialect);
-    await devices(ts.storage, 2);
+    await insertOwnerWithDevices(ts.storage.db as never, 2, TZ);
     const start = zonedTimeToUtc(TZ, 2026, 10, 25, 1);
     const readings: Reading[] = Array.from({ length: 240 }, (_, i) => ({
       ts: start + i * MIN,

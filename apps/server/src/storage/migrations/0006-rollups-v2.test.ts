@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ReadingsRepository } from '../../modules/readings/readings.repository.js';
 import { ReadingsService } from '../../modules/readings/readings.service.js';
-import { createTestDatabase, DIALECTS } from '../../test/storage.js';
+import { createTestDatabase, DIALECTS, insertOwnerWithDevices } from '../../test/storage.js';
 import { openStorage } from '../database.js';
 import { migrateToLatest } from '../migrate.js';
 import {
@@ -47,42 +47,7 @@ describe.each(DIALECTS)('migration 0006: rollups v2 (%s)', (dialect) => {
     const db = storage.db as unknown as Kysely<Record<string, Record<string, unknown>>>;
     await migrateToLatest(db as never, storage.dialect, '0004-packed-rollups');
 
-    await db
-      .insertInto('users')
-      .values({
-        email: 'a@example.com',
-        password_hash: 'x',
-        full_name: 'A',
-        country: 'PL',
-        timezone: TZ,
-        language: 'en',
-        created_at: 0,
-        updated_at: 0,
-      })
-      .execute();
-    for (const [id, mac] of [
-      [1, '00:00:00:00:00:01'],
-      [2, '00:00:00:00:00:02'],
-    ] as const) {
-      await db
-        .insertInto('devices')
-        .values({
-          id,
-          user_id: 1,
-          name: mac,
-          type_code: 20,
-          type_name: 'x',
-          mac,
-          ingest_key_hash: mac,
-          registered_at: 0,
-          modified_at: 0,
-          billing_start_date: '2026-01-01',
-          notifications: '{}',
-          limit_warning: 10,
-          limit_critical: 20,
-        })
-        .execute();
-    }
+    await insertOwnerWithDevices(db as never, 2, TZ);
 
     // Device 1 as version 1 stored it: raw rows of the last two days, v1 rollups of all four.
     const start = zonedTimeToUtc(TZ, 2026, 10, 23);
