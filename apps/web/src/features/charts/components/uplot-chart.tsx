@@ -278,7 +278,7 @@ export default function UplotChart(props: UplotChartProps) {
           grid: { stroke: gridColor, width: 1 },
           ticks: { stroke: gridColor, width: 1 },
           // Wide enough for the longest label ("50.02 Hz", "0.125 kvarh").
-          size: (_u, values) => 14 + 7 * Math.max(4, ...(values ?? []).map((v) => String(v).length)),
+          size: (_u, values) => 18 + 7.5 * Math.max(4, ...(values ?? []).map((v) => String(v).length)),
           values: (_u, splits) => splits.map((v) => fmt.current.formatValue(v, unit)),
         },
       ],
@@ -555,6 +555,12 @@ export default function UplotChart(props: UplotChartProps) {
             </span>
           )}
           {spec.limits && limits && <span className={classes.note}>{t('charts.limitLines', limits)}</span>}
+          {data.state && (
+            <span className={classes.note}>
+              <span className={`${classes.swatch} ${classes.relay}`} />
+              {t('charts.relayBand')}
+            </span>
+          )}
         </Group>
         <Group gap={2} wrap="nowrap">
           {(
