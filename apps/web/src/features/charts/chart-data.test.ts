@@ -11,6 +11,7 @@ import {
   mergeLive,
   quantile,
   splitEstimated,
+  withPrevious,
 } from './chart-data';
 import { chartParams, chartsFor, genericCharts } from './chart-specs';
 
@@ -194,6 +195,22 @@ describe('buckets, comparison and base load', () => {
     expect(compareOffset('year', Date.UTC(2024, 2, 1))).toBe(366 * 86_400_000);
     const ts = [T0, T0 + Q, T0 + 2 * Q];
     expect(alignPrevious(ts, [T0 - day, T0 - day + 2 * Q], [5, 7], day)).toEqual([5, null, 7]);
+  });
+
+  it('widens the time axis to the whole previous span', () => {
+    const day = 86_400_000;
+    const mk = (ts: number[], values: (number | null)[]) => ({
+      ts,
+      columns: [{ spec: { param: 'eai1', color: '' }, unit: 'kWh', values }],
+      estimated: [],
+      state: null,
+    });
+    const today = mk([T0, T0 + Q], [1, 2]);
+    const yesterday = mk([T0 - day, T0 - day + Q, T0 - day + 2 * Q, T0 - day + 3 * Q], [5, 6, 7, 8]);
+    const { data, previous } = withPrevious(today, yesterday, day);
+    expect(data.ts).toEqual([T0, T0 + Q, T0 + 2 * Q, T0 + 3 * Q]);
+    expect(data.columns[0]?.values).toEqual([1, 2, null, null]);
+    expect(previous).toEqual([[5, 6, 7, 8]]);
   });
 
   it('takes a low percentile of 15-minute power as the base load', () => {

@@ -186,6 +186,30 @@ export function alignPrevious(ts: readonly number[], prevTs: readonly number[], 
   });
 }
 
+/**
+ * A chart's data with the same span one period earlier behind it: the buckets of both (the earlier ones
+ * moved forward by `offsetMs`) on one time axis, so the previous day still shows where today has no
+ * readings yet. Returns the widened data and the previous values per column (null where it has none).
+ */
+export function withPrevious(data: ChartData, prev: ChartData, offsetMs: number): { data: ChartData; previous: Values[] } {
+  const moved = prev.ts.map((t) => t + offsetMs);
+  const last = data.ts.at(-1) ?? Number.NEGATIVE_INFINITY;
+  const extra = moved.filter((t) => t > last);
+  const ts = extra.length ? [...data.ts, ...extra] : data.ts;
+  const pad = (vs: Values) => (extra.length ? [...vs, ...new Array<number | null>(extra.length).fill(null)] : vs);
+  const widened: ChartData = {
+    ...data,
+    ts,
+    columns: data.columns.map((c) => ({ ...c, values: pad(c.values) })),
+    state: data.state ? pad(data.state) : null,
+  };
+  const previous = data.columns.map((c) => {
+    const pc = prev.columns.find((x) => x.spec.param === c.spec.param && x.spec.stat === c.spec.stat);
+    return pc ? alignPrevious(ts, prev.ts, pc.values, offsetMs) : ts.map(() => null);
+  });
+  return { data: widened, previous };
+}
+
 export type ComparePeriod = 'none' | 'day' | 'week' | 'year';
 
 /** How far back "the same span a day / week / year earlier" lies, for a span starting at `from`. */

@@ -7,7 +7,6 @@ import { useLiveMeasurements } from '@/features/realtime/use-live-measurements';
 import { loadChunk } from '@/lib/lazy-chunk';
 import { useReadings } from '../api/get-readings';
 import {
-  alignPrevious,
   buildChartData,
   type ChartData,
   type ComparePeriod,
@@ -15,6 +14,7 @@ import {
   emptyLiveState,
   type LiveState,
   mergeLive,
+  withPrevious,
 } from '../chart-data';
 import { type ChartSpec, chartParams } from '../chart-specs';
 import { bucketFormatter, formatChartValue } from '../format';
@@ -103,15 +103,13 @@ export function ChartCard({ deviceId, spec, range, timezone, limits, compare, he
   }, [live.latest]);
 
   const res = merged && merged.base === loaded ? merged.res : loaded;
-  const data = useMemo(() => (res ? buildChartData(res, spec) : null), [res, spec]);
-  const previous = useMemo(() => {
-    if (!data || !prev.data || offset === 0 || prev.isPlaceholderData) return null;
-    const p = buildChartData(prev.data, spec);
-    return data.columns.map((c) => {
-      const pc = p.columns.find((x) => x.spec.param === c.spec.param && x.spec.stat === c.spec.stat);
-      return pc ? alignPrevious(data.ts, p.ts, pc.values, offset) : data.ts.map(() => null);
-    });
-  }, [data, prev.data, prev.isPlaceholderData, offset, spec]);
+  const current = useMemo(() => (res ? buildChartData(res, spec) : null), [res, spec]);
+  const compared = useMemo(() => {
+    if (!current || !prev.data || offset === 0 || prev.isPlaceholderData) return null;
+    return withPrevious(current, buildChartData(prev.data, spec), offset);
+  }, [current, prev.data, prev.isPlaceholderData, offset, spec]);
+  const data = compared?.data ?? current;
+  const previous = compared?.previous ?? null;
 
   const labels = useMemo(
     () =>

@@ -233,7 +233,8 @@ export default function UplotChart(props: UplotChartProps) {
       ms: 1,
       tzDate: (ts) => uPlot.tzDate(new Date(ts), timezone),
       legend: { show: false },
-      padding: [12, 8, 0, 0],
+      // Room on the right for the last time label.
+      padding: [12, 20, 0, 0],
       cursor: {
         drag: { x: true, y: false, setScale: true },
         points: { show: !bars },
