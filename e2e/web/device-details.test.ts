@@ -133,7 +133,7 @@ async function shot(page: Page, name: string) {
 }
 
 describe('device detail screens in Chromium', () => {
-  it('opens each type code on its route with its charts', async () => {
+  it('opens each type code on its route with its charts', { timeout: 180_000 }, async () => {
     const page = await signedIn();
     const expected: Record<number, string[]> = {
       13: ['power', 'voltage', 'current', 'powerFactor', 'frequency', 'activeEnergy', 'reactiveEnergy'],
@@ -164,7 +164,9 @@ describe('device detail screens in Chromium', () => {
     await page.waitForURL(`**/device-energy-details/${byType(13).id}`);
   });
 
-  it('switches phase views, applies one date range and interval to every chart, and tables the same numbers', async () => {
+  it('switches phase views, applies one date range and interval to every chart, and tables the same numbers', {
+    timeout: 120_000,
+  }, async () => {
     const page = await signedIn();
     const meter = byType(13);
     const yesterday = new Date(Date.now() - 86_400_000).toLocaleDateString('sv-SE', { timeZone: 'Europe/Warsaw' });
