@@ -168,9 +168,9 @@ const inList = (n: number) => Array.from({ length: n }, () => '?').join(', ');
 /** The stored spans of a level for some parameters (and the reading counts) in [lo, hi). */
 async function readPacked(tx: Tx, deviceId: number, width: number, names: readonly string[], lo: number, hi: number): Promise<Packed> {
   const params = [...names, COUNT_PARAM];
-  const rows = await tx.arrays(
+  const rows = await tx.blobArrays(
     `SELECT param, span, data FROM rollup_packed WHERE device_id = ? AND width = ? AND param IN (${inList(params.length)}) AND span >= ? AND span < ?`,
-    [deviceId, width, ...params, spanOf(lo, width), hi],
+    [deviceId, width, ...params, spanOf(lo, width), Math.min(hi, Number.MAX_SAFE_INTEGER)],
   );
   return packedOf(rows.map(([param, span, data]) => ({ param, span, data }) as PackedRow));
 }
