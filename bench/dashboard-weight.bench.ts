@@ -10,10 +10,10 @@ import type { BenchContext } from './run.js';
  * The weight of `/dashboard`: the JavaScript a browser needs before the dashboard shows, gzipped
  * (target ≤ 200 KB), and that no chart code (uPlot and the chart components) is part of it.
  *
- * Static figure: from the Vite manifest, the entry chunk and the dashboard route's chunk with every chunk
- * they import statically (what the page cannot show without). Checked against a real page load: the
- * JavaScript files Chromium fetches opening /dashboard signed in (the list, its live values, no device page).
- * The baseline of the same run is all JavaScript of the build.
+ * Static figure: from the Vite manifest, the entry chunk, the dashboard route's chunk and the English
+ * catalogue with every chunk they import statically. Checked in Chromium: /dashboard, signed in, with
+ * every other script request refused, still shows its devices (what arrives after the first paint, the
+ * header menus and the hub client, is printed apart). The baseline of the same run is all JavaScript.
  */
 
 const TARGET_KB = 200;
@@ -111,7 +111,16 @@ export default async function dashboardWeight(ctx: BenchContext) {
     await page.getByLabel(/^Password/).fill('secret1');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL('**/dashboard');
-    // A fresh load of /dashboard itself (cache emptied), counting the script files and their bytes on the wire.
+    // A fresh load of /dashboard with only the initial files allowed: the list must show without the rest
+    // (menus, the hub client and other languages arrive after the first paint).
+    const allowed = new Set(initial);
+    const blocked: string[] = [];
+    await page.route('**/assets/*.js', (r) => {
+      const file = new URL(r.request().url()).pathname.replace(/^\//, '');
+      if (allowed.has(file)) return r.continue();
+      blocked.push(file);
+      return r.abort();
+    });
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('Network.enable');
     await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
@@ -121,16 +130,26 @@ export default async function dashboardWeight(ctx: BenchContext) {
       if (e.type === 'Script') urls.set(e.requestId, e.response.url);
     });
     cdp.on('Network.loadingFinished', (e) => {
-      if (urls.has(e.requestId)) sizes.set(urls.get(e.requestId) as string, e.encodedDataLength);
+      const u = urls.get(e.requestId);
+      if (u) sizes.set(u, e.encodedDataLength);
     });
-    await page.goto('/dashboard', { waitUntil: 'networkidle' });
-    await page.getByRole('table').waitFor();
-    const files = [...sizes.keys()].map((u) => new URL(u).pathname.replace(/^\//, ''));
+    await page.goto('/dashboard');
+    await page.locator('[data-device-row]').first().waitFor({ timeout: 30_000 });
+    await page.waitForTimeout(1000);
     const wire = [...sizes.values()].reduce((a, b) => a + b, 0) / 1024;
-    const browserGz = files.filter((f) => existsSync(path.join(dist, f))).reduce((s, f) => s + gz(f), 0) / 1024;
-    const browserCharts = files.filter((f) => existsSync(path.join(dist, f)) && isChartCode(f));
-    ctx.report('/dashboard JavaScript fetched by Chromium, gzipped', browserGz, 'KB', `${files.length} files; target ≤ ${TARGET_KB} KB`);
-    ctx.report('/dashboard JavaScript on the wire (brotli from the server)', wire, 'KB', 'encoded bytes incl. headers');
+    ctx.report(
+      '/dashboard shows its devices with the initial JavaScript only',
+      sizes.size,
+      'files',
+      `✓ ${blocked.length} later files held back`,
+    );
+    ctx.report('/dashboard initial JavaScript on the wire', wire, 'KB', 'as sent (gzip to Chromium over plain HTTP), incl. headers');
+    const later = [...new Set(blocked)];
+    const laterGz = later.filter((f) => existsSync(path.join(dist, f))).reduce((s, f) => s + gz(f), 0) / 1024;
+    ctx.report('loaded after the first paint (menus, hub client, …)', laterGz, 'KB', `${later.length} files, gzipped`);
+    const browserCharts = [...sizes.keys()]
+      .map((u) => new URL(u).pathname.replace(/^\//, ''))
+      .filter((f) => existsSync(path.join(dist, f)) && isChartCode(f));
     ctx.report('chart files fetched', browserCharts.length, '', browserCharts.length ? `✖ ${browserCharts.join(', ')}` : '✓ none');
   } finally {
     await browser.close();

@@ -1,7 +1,7 @@
 import { Box, Divider } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { PreferencesPanel } from '@/components/preferences';
+import { PreferencesPanel } from '@/components/preferences-panel';
 import { AppDrawer } from '@/components/ui/app-drawer';
 import { type MenuEntry, NavMenu } from '@/components/ui/nav-menu';
 import { chooseLanguage } from '@/features/profile/language-choice';

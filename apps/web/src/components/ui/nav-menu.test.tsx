@@ -60,6 +60,17 @@ describe('NavMenu marks the current section', () => {
 });
 
 describe('NavMenu as dropdown', () => {
+  it('opens the menu on arrival when its trigger is pressed before the menu has loaded', async () => {
+    const user = userEvent.setup();
+    renderUi(
+      <MemoryRouter>
+        <NavMenu entries={entries} mode="dropdown" />
+      </MemoryRouter>,
+    );
+    await user.click(screen.getByRole('button', { name: 'Settings' }));
+    expect(await screen.findByRole('menuitem', { name: 'Profile' }, { timeout: 10_000 })).toBeInTheDocument();
+  });
+
   it('hides hidden entries, opens on hover and closes 200 ms after leaving', async () => {
     const user = userEvent.setup();
     renderUi(
@@ -69,6 +80,8 @@ describe('NavMenu as dropdown', () => {
     );
     expect(screen.getByRole('link', { name: 'Analytics' })).toHaveAttribute('href', '/analytics');
     expect(screen.queryByText('Secret')).not.toBeInTheDocument();
+    // The hover menu arrives just after the first paint (a deferred chunk); the trigger is there at once.
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Settings' })).toHaveAttribute('data-menu-ready'));
     const trigger = screen.getByRole('button', { name: 'Settings' });
     await user.hover(trigger);
     const item = await screen.findByRole('menuitem', { name: 'Profile' });

@@ -1,8 +1,9 @@
-import { Box, Collapse, Menu, UnstyledButton } from '@mantine/core';
+import { Box, Collapse, UnstyledButton } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconChevronDown } from '@tabler/icons-react';
-import type { ReactNode } from 'react';
+import { type ComponentPropsWithoutRef, forwardRef, type ReactNode, useState } from 'react';
 import { NavLink as RouterLink } from 'react-router';
+import { deferredModule, useDeferredModule } from './deferred';
 import classes from './nav-menu.module.css';
 
 /** Spec section 9: dropdown hover timeout, stacking, accordion speed and the nesting cap. */
@@ -62,67 +63,36 @@ function EntryLink({ entry, onNavigate, active }: { entry: MenuEntry; onNavigate
   );
 }
 
-function Dropdown({
-  entry,
-  mobile,
-  onNavigate,
-  activeTrail,
-}: {
-  entry: MenuEntry;
-  mobile: boolean;
-  onNavigate?: () => void;
-  activeTrail: string[];
-}) {
-  return (
-    <Menu
-      trigger="click-hover"
-      openDelay={0}
-      closeDelay={MENU_HOVER_TIMEOUT_MS}
-      zIndex={mobile ? MENU_Z_INDEX_MOBILE : MENU_Z_INDEX}
-      position="bottom-end"
-      withinPortal
-      loop
-    >
-      <Menu.Target>
-        <UnstyledButton
-          className={classes.link}
-          aria-haspopup="menu"
-          title={entry.label}
-          data-active={activeTrail.includes(entry.key) || undefined}
-        >
-          {entry.icon}
-          <span className={classes.label}>{entry.label}</span>
-          <IconChevronDown size={14} />
-        </UnstyledButton>
-      </Menu.Target>
-      <Menu.Dropdown>
-        {(entry.children ?? [])
-          .filter((c) => !c.hidden)
-          .map((c) =>
-            c.to ? (
-              <Menu.Item
-                key={c.key}
-                component={RouterLink}
-                to={c.to}
-                leftSection={c.icon}
-                onClick={onNavigate}
-                data-active={activeTrail.includes(c.key) || undefined}
-              >
-                {c.label}
-              </Menu.Item>
-            ) : (
-              <Box key={c.key} px="sm" py={4}>
-                {c.label}
-                {c.children && (
-                  <NavMenu entries={c.children} mode="accordion" onNavigate={onNavigate} depth={1} activeTrail={activeTrail} />
-                )}
-              </Box>
-            ),
-          )}
-      </Menu.Dropdown>
-    </Menu>
-  );
+const dropdownModule = deferredModule(() => import('./nav-menu-dropdown'));
+
+/**
+ * A top entry with children: the trigger at once, the hover menu (Mantine's Menu and its positioning
+ * library) loaded after the first paint; hovering or clicking the trigger before that opens it on arrival.
+ */
+function DeferredDropdown(props: { entry: MenuEntry; mobile: boolean; onNavigate?: () => void; activeTrail: string[] }) {
+  const mod = useDeferredModule(dropdownModule);
+  const [openOnArrival, setOpenOnArrival] = useState(false);
+  if (mod) return <mod.Dropdown {...props} defaultOpened={openOnArrival} />;
+  const want = () => {
+    setOpenOnArrival(true);
+    void dropdownModule.load();
+  };
+  return <DropdownTrigger entry={props.entry} active={props.activeTrail.includes(props.entry.key)} onPointerEnter={want} onClick={want} />;
 }
+
+/** The look of a dropdown's trigger, shared by the placeholder and the real menu. */
+export const DropdownTrigger = forwardRef<
+  HTMLButtonElement,
+  { entry: MenuEntry; active: boolean } & Omit<ComponentPropsWithoutRef<'button'>, 'children'>
+>(function DropdownTrigger({ entry, active, ...rest }, ref) {
+  return (
+    <UnstyledButton ref={ref} className={classes.link} aria-haspopup="menu" title={entry.label} data-active={active || undefined} {...rest}>
+      {entry.icon}
+      <span className={classes.label}>{entry.label}</span>
+      <IconChevronDown size={14} />
+    </UnstyledButton>
+  );
+});
 
 function AccordionEntry({
   entry,
@@ -177,7 +147,7 @@ export function NavMenu({ entries, mode, mobile = false, onNavigate, depth = 0, 
       {visible.map((e) => {
         if (!e.children?.length) return <EntryLink key={e.key} entry={e} onNavigate={onNavigate} active={activeTrail.includes(e.key)} />;
         return mode === 'dropdown' ? (
-          <Dropdown key={e.key} entry={e} mobile={mobile} onNavigate={onNavigate} activeTrail={activeTrail} />
+          <DeferredDropdown key={e.key} entry={e} mobile={mobile} onNavigate={onNavigate} activeTrail={activeTrail} />
         ) : (
           <AccordionEntry key={e.key} entry={e} depth={depth} onNavigate={onNavigate} activeTrail={activeTrail} />
         );

@@ -1,4 +1,4 @@
-import { Badge, Tooltip } from '@mantine/core';
+import { Badge } from '@mantine/core';
 import type { HubConnectionStatus } from '@phasewatch/shared';
 import { useTranslation } from 'react-i18next';
 import { useHubStatus } from './realtime-provider';
@@ -15,10 +15,9 @@ export function HubStatusIndicator() {
   const { t } = useTranslation();
   const status = useHubStatus();
   return (
-    <Tooltip label={t('realtime.tooltip')}>
-      <Badge color={COLORS[status]} variant="dot" data-status={status} aria-live="polite">
-        {t(`realtime.status.${status}`)}
-      </Badge>
-    </Tooltip>
+    // A native tooltip (title): Mantine's Tooltip would bring its positioning library into the first chunk.
+    <Badge color={COLORS[status]} variant="dot" data-status={status} aria-live="polite" title={t('realtime.tooltip')}>
+      {t(`realtime.status.${status}`)}
+    </Badge>
   );
 }

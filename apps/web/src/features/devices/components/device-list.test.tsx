@@ -179,8 +179,9 @@ describe('DeviceList rows and cards', () => {
     renderList(listClient([]), create);
     expect(screen.getByText('No devices yet')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Add your first device' }));
-    expect(await screen.findByRole('dialog', { name: 'Add device' })).toBeInTheDocument();
-    expect(screen.getByRole('textbox', { name: /^Name/ })).toBeInTheDocument();
+    // The flow is its own chunk: it may take a moment to arrive.
+    expect(await screen.findByRole('dialog', { name: 'Add device' }, { timeout: 10_000 })).toBeInTheDocument();
+    expect(await screen.findByRole('textbox', { name: /^Name/ })).toBeInTheDocument();
   });
 
   it('tells an offline device as a toast once, not again when the list is refetched', async () => {

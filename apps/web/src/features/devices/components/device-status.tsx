@@ -1,4 +1,4 @@
-import { Badge, Group, Tooltip } from '@mantine/core';
+import { Badge, Group } from '@mantine/core';
 import type { DeviceListItem } from '@phasewatch/shared';
 import { IconWifiOff } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
@@ -19,11 +19,7 @@ export function DeviceStatusBadge({ device }: { device: Pick<DeviceListItem, 'id
       <Badge color={online ? 'teal' : 'gray'} variant="light" data-device-status={device.id}>
         {t(online ? 'dashboard.online' : 'dashboard.offline')}
       </Badge>
-      {weakSignal && (
-        <Tooltip label={t('dashboard.weakSignal')}>
-          <IconWifiOff size={16} aria-label={t('dashboard.weakSignal')} role="img" />
-        </Tooltip>
-      )}
+      {weakSignal && <IconWifiOff size={16} aria-label={t('dashboard.weakSignal')} role="img" title={t('dashboard.weakSignal')} />}
     </Group>
   );
 }
