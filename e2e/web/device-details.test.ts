@@ -324,7 +324,7 @@ describe('device detail screens in Chromium', () => {
     expect(asked).toEqual([]);
   });
 
-  it('has no serious or critical axe violations and no sideways scrolling at 390 px, light and dark', { timeout: 240_000 }, async () => {
+  it('has no serious or critical axe violations and no sideways scrolling at 390 px, light and dark', { timeout: 420_000 }, async () => {
     for (const [mobile, dark] of [
       [false, false],
       [true, true],
@@ -333,7 +333,13 @@ describe('device detail screens in Chromium', () => {
       for (const code of [13, 20, 10, 17, 42]) {
         const d = byType(code);
         await page.goto(deviceDetailPath(code, d.id));
-        await allChartsDrawn(page);
+        // Every chart on the desktop pass; at 390 px the first one (the cards are the same markup).
+        if (mobile) {
+          const first = page.locator('[data-chart]').first();
+          await first.scrollIntoViewIfNeeded();
+          await first.locator('[data-chart-drawn]').waitFor();
+          await page.evaluate(() => window.scrollTo(0, 0));
+        } else await allChartsDrawn(page);
         // Evaluated through the debugger protocol: the app's CSP rightly refuses inline scripts.
         await page.evaluate(axeSource);
         const violations = await page.evaluate(async () => {

@@ -129,7 +129,7 @@ export function ChartCard({ deviceId, spec, range, timezone, limits, compare, he
 
   let body: React.ReactNode;
   if (!inView || (readings.isPending && !data)) {
-    body = <Skeleton h={height + 28} aria-busy aria-label={t('app.loading')} />;
+    body = <Skeleton h={height + 28} role="status" aria-busy aria-label={t('app.loading')} />;
   } else if (readings.isError && !data) {
     body = (
       <Stack align="flex-start" gap="xs" h={height} justify="center">

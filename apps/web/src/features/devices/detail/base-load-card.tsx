@@ -48,7 +48,7 @@ export function BaseLoadCard({ device }: { device: Pick<Device, 'id' | 'typeCode
         </Title>
       </Group>
       {q.isPending ? (
-        <Skeleton h={48} aria-busy aria-label={t('app.loading')} />
+        <Skeleton h={48} role="status" aria-busy aria-label={t('app.loading')} />
       ) : figure ? (
         <>
           <Text fw={700} fz={28} lh={1.2} style={{ fontVariantNumeric: 'tabular-nums' }} data-base-load-watts>

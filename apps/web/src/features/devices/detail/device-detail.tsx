@@ -67,7 +67,7 @@ export function DeviceDetail({ kind }: { kind: DeviceKind }) {
         {d ? (
           <DeviceSummary device={d} />
         ) : (
-          <Stack aria-busy aria-label={t('app.loading')}>
+          <Stack role="status" aria-busy aria-label={t('app.loading')}>
             <Skeleton h={28} w={240} />
             <SimpleGrid cols={{ base: 1, md: 3 }}>
               <Skeleton h={200} />

@@ -70,7 +70,7 @@ export function EnergyPanel({ device, timezone }: { device: Device; timezone: st
   let body: ReactNode;
   if (energy.isPending) {
     body = (
-      <SimpleGrid cols={2} aria-busy aria-label={t('app.loading')}>
+      <SimpleGrid cols={2} role="status" aria-busy aria-label={t('app.loading')}>
         {FIGURES.map((f) => (
           <Skeleton key={f} h={48} />
         ))}
