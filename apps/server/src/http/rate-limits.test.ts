@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import mqtt from 'mqtt';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildTestApp, signUp, type TestApp } from '../test/app.js';
 import { RATE_LIMITED_ROUTES } from './rate-limits.js';
 
@@ -88,6 +89,47 @@ describe('rate limits switched off', () => {
       const u = await signUp(t.app);
       for (let i = 0; i < 20; i++)
         expect((await t.app.inject({ method: 'GET', url: '/api/devices', headers: u.auth })).statusCode).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('rate limits on MQTT ingest', () => {
+  it('refuses a device past its ingest limit over MQTT too, and counts it', async () => {
+    const t = await buildTestApp('sqlite', {
+      mqttUrl: inject('mqttUrl'),
+      metricsToken: 'metrics-token-0123456789',
+      rateLimits: { ingest: { max: 3, windowMs: 60_000 }, reads: { max: 0, windowMs: 60_000 }, jobs: { max: 0, windowMs: 60_000 } },
+    });
+    try {
+      const u = await signUp(t.app);
+      const mac = '02:00:00:00:AB:01';
+      const created = await t.app.inject({
+        method: 'POST',
+        url: '/api/devices',
+        headers: u.auth,
+        payload: { name: 'mqtt', mac, typeCode: 13 },
+      });
+      const key = created.json().ingestKey as string;
+      const client = await mqtt.connectAsync(inject('mqttUrl'), { protocolVersion: 5 });
+      for (let i = 0; i < 5; i++) {
+        const ts = new Date(Date.now() - (10 - i) * 60_000).toISOString();
+        await client.publishAsync(
+          `phasewatch/${mac.replaceAll(':', '')}/readings`,
+          JSON.stringify({ key, readings: [{ ts, values: { vave1: 230 + i } }] }),
+          {
+            qos: 1,
+          },
+        );
+      }
+      await client.endAsync();
+      const stats = t.ctx.telemetry.mqtt?.stats;
+      const deadline = Date.now() + 10_000;
+      while (Date.now() < deadline && (stats?.accepted ?? 0) + (stats?.rejected ?? 0) < 5) await new Promise((r) => setTimeout(r, 50));
+      expect(stats).toMatchObject({ received: 5, accepted: 3, rejected: 2 });
+      const metrics = await t.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: 'Bearer metrics-token-0123456789' } });
+      expect(metrics.body).toMatch(/phasewatch_rate_limited_total\{limit="ingest"\} 2/);
     } finally {
       await t.close();
     }

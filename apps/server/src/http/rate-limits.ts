@@ -1,4 +1,5 @@
 import rateLimit from '@fastify/rate-limit';
+import { BoundedMap } from '@phasewatch/shared';
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import { sha256 } from '../auth/tokens.js';
 import type { AppMetrics } from '../metrics/metrics.js';
@@ -26,6 +27,32 @@ export const RATE_LIMITED_ROUTES: Readonly<Record<string, RateLimitName>> = {
   'GET /api/devices/:id/readings': 'reads',
   'GET /api/devices/:id/energy': 'reads',
 };
+
+/**
+ * Fixed-window counts per key, for paths that are not HTTP routes (MQTT ingest): `take` says whether one
+ * more is allowed. Keys are bounded (the least recently started windows are forgotten first).
+ */
+export class WindowLimiter {
+  private readonly windows = new BoundedMap<string | number, { start: number; count: number }>(10_000);
+
+  constructor(
+    private readonly max: number,
+    private readonly windowMs: number,
+  ) {}
+
+  /** 'ok' when allowed; 'first' for the first refusal of a window (to log once), else 'refused'. */
+  take(key: string | number, now = Date.now()): 'ok' | 'first' | 'refused' {
+    let w = this.windows.get(key);
+    if (!w || now - w.start >= this.windowMs) {
+      w = { start: now, count: 0 };
+      this.windows.delete(key);
+      this.windows.set(key, w);
+    }
+    w.count++;
+    if (w.count <= this.max) return 'ok';
+    return w.count === this.max + 1 ? 'first' : 'refused';
+  }
+}
 
 /** The device key (hashed: the limiter's memory need not hold secrets), else the address. */
 const byDeviceKey = (req: FastifyRequest) => {

@@ -1,6 +1,7 @@
 import { ingestRequestSchema, macSchema, mqttReadingsTopic } from '@phasewatch/shared';
 import type { FastifyBaseLogger } from 'fastify';
 import mqtt from 'mqtt';
+import type { WindowLimiter } from '../http/rate-limits.js';
 import type { IngestService } from './ingest.service.js';
 
 export const MQTT_TOPIC = mqttReadingsTopic('+');
@@ -26,6 +27,9 @@ export class MqttSubscriber {
     private readonly url: string,
     private readonly ingest: IngestService,
     private readonly log: FastifyBaseLogger,
+    /** The per-device ingest limit (RATE_LIMIT_INGEST), as HTTP ingest has it; null: none. */
+    private readonly limiter: WindowLimiter | null = null,
+    private readonly onLimited: () => void = () => {},
   ) {}
 
   /** Connects in the background; resolves once subscribed or after the first failure (it keeps retrying). */
@@ -72,6 +76,14 @@ export class MqttSubscriber {
       const { key: payloadKey, ...rest } = obj;
       const key = typeof payloadKey === 'string' ? payloadKey : Array.isArray(propertyKey) ? propertyKey[0] : propertyKey;
       const device = await this.ingest.authenticate(key);
+      const allowed = this.limiter?.take(device.id) ?? 'ok';
+      if (allowed !== 'ok') {
+        this.stats.rejected++;
+        this.onLimited();
+        // Logged once a window: a flooding device must not flood the log too.
+        if (allowed === 'first') this.log.warn({ topic, deviceId: device.id }, 'mqtt readings refused: device over its rate limit');
+        return;
+      }
       if (!topicMac.success || topicMac.data !== device.mac) throw new Error(`topic ${topic} is not the device's MAC`);
       // As over HTTP: the usual shape is checked by one loop, anything else by the schema for its errors.
       if (this.ingest.precheck(rest)) await this.ingest.ingest(device, rest, 'mqtt');

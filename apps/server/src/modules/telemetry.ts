@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { BaseContext } from '../context.js';
+import { WindowLimiter } from '../http/rate-limits.js';
 import { BatchWriter } from '../ingest/batch-writer.js';
 import { ingestRoutes } from '../ingest/ingest.routes.js';
 import { IngestService } from '../ingest/ingest.service.js';
@@ -48,7 +49,12 @@ export async function createTelemetry(app: FastifyInstance, base: BaseContext): 
     rawRetentionDays: base.config.rawRetentionDays,
     metrics: base.metrics,
   });
-  const mqtt = base.config.mqttUrl ? new MqttSubscriber(base.config.mqttUrl, ingest, app.log) : null;
+  const limit = base.config.rateLimits.ingest;
+  const mqtt = base.config.mqttUrl
+    ? new MqttSubscriber(base.config.mqttUrl, ingest, app.log, limit.max > 0 ? new WindowLimiter(limit.max, limit.windowMs) : null, () =>
+        base.metrics.refused('ingest'),
+      )
+    : null;
 
   await app.register(
     async (api) => {
