@@ -1,6 +1,6 @@
 import { DEFAULT_THEME } from '@mantine/core';
 import { describe, expect, it } from 'vitest';
-import { contrastRatio, cssVariablesResolver, DIMMED, MIN_TEXT_CONTRAST, readableShade, theme } from './theme';
+import { contrastRatio, cssVariablesResolver, DIMMED, MIN_TEXT_CONTRAST, readableColor, theme } from './theme';
 
 describe('theme contrast', () => {
   const merged = { ...DEFAULT_THEME, colors: { ...DEFAULT_THEME.colors, ...theme.colors } } as typeof DEFAULT_THEME;
@@ -11,17 +11,19 @@ describe('theme contrast', () => {
     expect(contrastRatio('#868e96', '#ffffff')).toBeLessThan(MIN_TEXT_CONTRAST);
   });
 
-  it('picks a readable shade for every colour, darker than the 6 that failed for teal (ONLINE) and orange', () => {
+  it('picks a readable colour for every palette, darker than the shade 6 that failed for teal (ONLINE) and orange', () => {
     const teal = merged.colors.teal;
-    expect(readableShade(teal)).toBeGreaterThan(6);
-    expect(contrastRatio(teal[readableShade(teal)] ?? '', '#ffffff')).toBeGreaterThanOrEqual(MIN_TEXT_CONTRAST);
-    expect(readableShade(merged.colors.brand ?? [])).toBeGreaterThan(6);
+    const online = readableColor(teal);
+    expect(online).not.toBe(teal[6]);
+    // On white, on a striped or hovered row (gray-1), and on the badge's own tint over that row.
+    for (const bg of ['#ffffff', '#f1f3f5', '#dbede9']) expect(contrastRatio(online, bg)).toBeGreaterThanOrEqual(MIN_TEXT_CONTRAST);
+    expect(readableColor(merged.colors.brand ?? [])).not.toBe(merged.colors.brand?.[6]);
   });
 
   it('sets the light-variant text of every colour, dimmed and error text to readable values', () => {
     const vars = cssVariablesResolver(merged);
-    expect(vars.light['--mantine-color-teal-light-color']).toBe(`var(--mantine-color-teal-${readableShade(merged.colors.teal)})`);
-    expect(vars.light['--mantine-color-brand-light-color']).toMatch(/brand-(8|9)/);
+    expect(vars.light['--mantine-color-teal-light-color']).toBe(readableColor(merged.colors.teal));
+    expect(vars.light['--mantine-color-brand-light-color']).toBe(readableColor(merged.colors.brand ?? []));
     for (const name of Object.keys(merged.colors)) expect(vars.light[`--mantine-color-${name}-light-color`], name).toBeDefined();
     expect(contrastRatio(DIMMED.light, '#ffffff')).toBeGreaterThanOrEqual(MIN_TEXT_CONTRAST);
     // Striped rows and hovered surfaces (gray-0, gray-1) too.

@@ -64,17 +64,32 @@ function over(fg: string, bg: string, alpha: number): string {
 /** WCAG AA for normal text, which badges, alerts and secondary lines are. */
 export const MIN_TEXT_CONTRAST = 4.5;
 
+/** Surfaces text sits on in the light scheme: the body, striped table rows and hovered rows (gray-1). */
+const LIGHT_SURFACES = ['#ffffff', '#f8f9fa', '#f1f3f5'];
+
+/** `hex` darkened by mixing in `amount` (0–1) of black. */
+function darken(hex: string, amount: number): string {
+  return over('#000000', hex, amount);
+}
+
 /**
- * The lightest shade of a colour that reads at 4.5:1 as text on white and on its own light-variant
- * background (the shade-6 tint at 10 % over white, as Mantine draws badges, alerts and light buttons).
+ * The lightest colour of a palette that reads at 4.5:1 as text on every light surface and on its own
+ * light-variant background over them (the shade-6 tint at 10 %, as Mantine draws badges, alerts and light
+ * buttons): shades 6 to 9, then shade 9 darkened in steps when even that is too light (teal on a striped row).
  */
-export function readableShade(shades: readonly string[]): number {
-  const tint = over(shades[6] ?? '#000000', '#ffffff', 0.1);
+export function readableColor(shades: readonly string[]): string {
+  const tints = LIGHT_SURFACES.map((bg) => over(shades[6] ?? '#000000', bg, 0.1));
+  const reads = (c: string) => [...LIGHT_SURFACES, ...tints].every((bg) => contrastRatio(c, bg) >= MIN_TEXT_CONTRAST);
   for (let i = 6; i < shades.length; i++) {
     const c = shades[i] ?? '#000000';
-    if (contrastRatio(c, '#ffffff') >= MIN_TEXT_CONTRAST && contrastRatio(c, tint) >= MIN_TEXT_CONTRAST) return i;
+    if (reads(c)) return c;
   }
-  return shades.length - 1;
+  const last = shades[shades.length - 1] ?? '#000000';
+  for (let k = 1; k <= 10; k++) {
+    const c = darken(last, k / 10);
+    if (reads(c)) return c;
+  }
+  return '#000000';
 }
 
 /** Secondary ("dimmed") text: Mantine's gray-6 is 3.3:1 on white and dark-2 4.0:1 on the dark body. */
@@ -83,7 +98,7 @@ export const DIMMED = { light: '#5f666d', dark: '#a3a3a3' } as const;
 /**
  * Colour variables that keep text at 4.5:1 on every page (axe's colour-contrast rule): in the light
  * scheme, the text of light and outline variants (badges such as ONLINE, alerts, subtle icons) and of
- * `c="<colour>"` uses each colour's readable shade instead of shade 6; dimmed text and errors are darker.
+ * `c="<colour>"` uses each colour's readable colour instead of shade 6; dimmed text and errors are darker.
  * In the dark scheme Mantine's light-variant text (shade 1) already reads; dimmed text is lighter.
  */
 export const cssVariablesResolver: CSSVariablesResolver = (t) => {
@@ -94,7 +109,7 @@ export const cssVariablesResolver: CSSVariablesResolver = (t) => {
   };
   for (const [name, shades] of Object.entries(t.colors)) {
     if (!shades || shades.length < 10) continue;
-    const shade = `var(--mantine-color-${name}-${readableShade(shades)})`;
+    const shade = readableColor(shades);
     light[`--mantine-color-${name}-light-color`] = shade;
     light[`--mantine-color-${name}-outline`] = shade;
     light[`--mantine-color-${name}-text`] = shade;

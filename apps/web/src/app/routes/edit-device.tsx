@@ -16,7 +16,7 @@ export default function EditDevicePage() {
         {(device) => (
           <>
             <Text c="dimmed" mt={-8}>
-              <Anchor component={Link} to={deviceDetailPath(device.typeCode, device.id)} fw={600}>
+              <Anchor component={Link} to={deviceDetailPath(device.typeCode, device.id)} fw={600} underline="always">
                 {device.name}
               </Anchor>
               {` · ${t('editDevice.lastChanged', { date: formatServerDate(device.modifiedAt, { locale: i18n.language }) })}`}

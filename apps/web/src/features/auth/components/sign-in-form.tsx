@@ -66,7 +66,7 @@ export function SignInForm({ onSignedIn, compact = false }: { onSignedIn(): void
           </Anchor>
           <Text size="sm">
             {t('auth.noAccount')}{' '}
-            <Anchor component={Link} to={paths.register}>
+            <Anchor component={Link} to={paths.register} underline="always">
               {t('auth.createAccount')}
             </Anchor>
           </Text>

@@ -33,7 +33,6 @@ const PHONE_QUERY = '(max-width: 35.99em)';
  * that goes offline or has a weak signal is told once as a toast (spec section 8).
  */
 export function DeviceList() {
-  const { t } = useTranslation();
   const devices = useDevices();
   const [query, setQuery] = useState('');
   const [adding, setAdding] = useState(false);
@@ -49,6 +48,30 @@ export function DeviceList() {
     setAdding(true);
   };
 
+  // The dialog stays at one place in the tree whatever the list shows: adding the first device swaps the
+  // empty state for the list, which must not remount (and reset) the open flow.
+  return (
+    <>
+      <ListBody devices={devices} query={query} setQuery={setQuery} phone={phone} openAdd={openAdd} />
+      {addModal}
+    </>
+  );
+}
+
+function ListBody({
+  devices,
+  query,
+  setQuery,
+  phone,
+  openAdd,
+}: {
+  devices: ReturnType<typeof useDevices>;
+  query: string;
+  setQuery(q: string): void;
+  phone: boolean;
+  openAdd(): void;
+}) {
+  const { t } = useTranslation();
   if (devices.isPending) {
     return (
       <Stack aria-busy aria-label={t('app.loading')}>
@@ -70,25 +93,22 @@ export function DeviceList() {
   }
   if (devices.data.length === 0) {
     return (
-      <>
-        <Card withBorder padding="xl">
-          <Stack align="center" gap="xs" py="lg">
-            <ThemeIcon size={56} radius="xl" variant="light">
-              <IconDevices size={30} />
-            </ThemeIcon>
-            <Text fw={600} size="lg">
-              {t('dashboard.empty')}
-            </Text>
-            <Text c="dimmed" size="sm" ta="center" maw={480}>
-              {t('dashboard.emptyHint')}
-            </Text>
-            <Button mt="sm" leftSection={<IconPlus size={18} />} onClick={openAdd}>
-              {t('dashboard.addFirst')}
-            </Button>
-          </Stack>
-        </Card>
-        {addModal}
-      </>
+      <Card withBorder padding="xl">
+        <Stack align="center" gap="xs" py="lg">
+          <ThemeIcon size={56} radius="xl" variant="light">
+            <IconDevices size={30} />
+          </ThemeIcon>
+          <Text fw={600} size="lg">
+            {t('dashboard.empty')}
+          </Text>
+          <Text c="dimmed" size="sm" ta="center" maw={480}>
+            {t('dashboard.emptyHint')}
+          </Text>
+          <Button mt="sm" leftSection={<IconPlus size={18} />} onClick={openAdd}>
+            {t('dashboard.addFirst')}
+          </Button>
+        </Stack>
+      </Card>
     );
   }
 
@@ -146,7 +166,6 @@ export function DeviceList() {
           </table>
         </div>
       )}
-      {addModal}
     </Stack>
   );
 }
