@@ -176,7 +176,7 @@ export interface RunningServer {
 /** The built server (as a deployment runs it) on a fresh data dir or database. */
 export async function startBuiltServer(env: Record<string, string>): Promise<RunningServer> {
   const port = await freePort();
-  const child = spawn(process.execPath, [path.join(repoRoot, 'apps/server/dist/server.js')], {
+  const child = spawn(process.execPath, [...(process.env.FLEET_SERVER_NODE_OPTIONS ?? '').split(' ').filter(Boolean), path.join(repoRoot, 'apps/server/dist/server.js')], {
     env: {
       ...process.env,
       PORT: String(port),
