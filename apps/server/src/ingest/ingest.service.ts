@@ -1,5 +1,6 @@
 import {
   type ApiFieldError,
+  BoundedMap,
   checkIngestRequest,
   type IngestRequest,
   type IngestRequestCheck,
@@ -26,11 +27,25 @@ export interface IngestOptions {
   now?: () => number;
 }
 
+/** How long a device key's identity is reused without asking the database (a deleted device is forgotten at once). */
+const IDENTITY_TTL_MS = 60_000;
+/** A device's status is looked at after a commit at most this often (the periodic sweep covers the rest). */
+const STATUS_CHECK_EVERY_MS = 5_000;
+
 /** Validation of device readings, the shared writer, and the events after commit. */
 export class IngestService {
   private readonly now: () => number;
   /** Bodies `precheck` accepted, with what its pass found (timestamps, whether anything is wrong). */
   private readonly prechecked = new WeakMap<object, IngestRequestCheck>();
+  /**
+   * Device identities by key: a live device authenticates every second, and a database round trip (and
+   * a SHA-256) per reading was a tenth of a live reading's cost. Bounded; entries expire; a deleted
+   * device's entry goes at once (on another instance sharing PostgreSQL, within the expiry: its
+   * readings are then dropped by the writer, which skips devices that no longer exist).
+   */
+  private readonly identities = new BoundedMap<string, { identity: IngestIdentity; until: number }>(20_000);
+  /** When each device's status was last looked at after a commit. */
+  private readonly statusChecked = new BoundedMap<number, number>(20_000);
 
   constructor(
     private readonly devices: DevicesService,
@@ -39,13 +54,24 @@ export class IngestService {
     private readonly opts: IngestOptions,
   ) {
     this.now = opts.now ?? Date.now;
+    events.on('deviceDeleted', ({ deviceId }) => {
+      for (const [key, e] of this.identities) if (e.identity.id === deviceId) this.identities.delete(key);
+      this.statusChecked.delete(deviceId);
+    });
   }
 
   /** The device of an ingest key; 401 for a missing or unknown key. */
   async authenticate(key: string | undefined): Promise<IngestIdentity> {
     if (!key) throw unauthorized('Missing device key');
+    const now = this.now();
+    const cached = this.identities.get(key);
+    if (cached && cached.until > now) return cached.identity;
     const device = await this.devices.byIngestKey(key);
-    if (!device) throw unauthorized('Unknown device key');
+    if (!device) {
+      this.identities.delete(key);
+      throw unauthorized('Unknown device key');
+    }
+    this.identities.set(key, { identity: device, until: now + IDENTITY_TTL_MS });
     return device;
   }
 
@@ -97,7 +123,13 @@ export class IngestService {
     const announce = readings.length <= EVENT_EVERY_READING_UP_TO ? readings : readings.slice(-1);
     for (const r of announce)
       this.events.emit('readingCommitted', { deviceId: device.id, userId: device.userId, ts: r.ts, values: r.values });
-    await this.devices.announceStatusChanges([device.id]);
+    // A device coming online (or its signal changing) is announced after its first commit; a device
+    // already looked at in the last seconds is left to the next look or the periodic sweep.
+    const checked = this.statusChecked.get(device.id);
+    if (checked === undefined || now - checked >= STATUS_CHECK_EVERY_MS) {
+      this.statusChecked.set(device.id, now);
+      await this.devices.announceStatusChanges([device.id]);
+    }
     return { accepted: body.readings.length };
   }
 

@@ -163,6 +163,21 @@ export function columnarBatch(b: DeviceBatch): ColumnarBatch {
   return { deviceId: b.deviceId, tz: b.tz, index: names.map((n) => INDEX.get(n) as number), ts, cols };
 }
 
+/** The batches' columns moved into one buffer (views of it), so a flush crosses to the writer thread as one transfer. */
+function packed(work: ColumnarBatch[]): ColumnarBatch[] {
+  let size = 0;
+  for (const b of work) size += b.ts.length * (1 + b.cols.length);
+  const buf = new Float64Array(size);
+  let o = 0;
+  const view = (src: Float64Array) => {
+    const v = buf.subarray(o, o + src.length);
+    v.set(src);
+    o += src.length;
+    return v;
+  };
+  return work.map((b) => ({ ...b, ts: view(b.ts), cols: b.cols.map(view) }));
+}
+
 const inList = (n: number) => Array.from({ length: n }, () => '?').join(', ');
 
 /** The stored spans of a level for some parameters (and the reading counts) in [lo, hi). */
@@ -273,11 +288,12 @@ export class ReadingsRepository {
 
   /** Writes the batches in one transaction; nothing of it is visible or kept if any part fails. */
   async write(batches: readonly DeviceBatch[]): Promise<void> {
-    const work = batches.filter((b) => b.readings.length > 0).map(columnarBatch);
+    const work = packed(batches.filter((b) => b.readings.length > 0).map(columnarBatch));
     if (work.length === 0) return;
     if (this.thread) {
-      const transfer = work.flatMap((b) => [b.ts.buffer, ...b.cols.map((c) => c.buffer)]) as ArrayBuffer[];
-      await this.thread.call('write', [work], transfer);
+      // Every column of the flush is a view of one buffer: one transfer per message, where a buffer per
+      // column cost more than the write itself for a live reading (52 columns of one value each).
+      await this.thread.call('write', [work], work[0] ? [work[0].ts.buffer as ArrayBuffer] : []);
       return;
     }
     await this.writeColumnar(work);

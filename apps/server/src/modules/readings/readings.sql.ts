@@ -79,6 +79,18 @@ export class SqliteTx implements Tx {
   private readonly objects = new Map<string, SqliteDatabase.Statement>();
   /** Statements in raw (array) mode: kept apart because the mode sticks to a statement. */
   private readonly rawMode = new Map<string, SqliteDatabase.Statement>();
+  /** Upsert texts by table and rows (each table is always written with the same columns). */
+  private readonly upserts = new Map<string, string>();
+
+  private upsertText(w: TableWrite, rows: number): string {
+    const key = `${w.table}|${w.cols.length}|${rows}`;
+    let text = this.upserts.get(key);
+    if (!text) {
+      text = upsertSql(w, rows);
+      this.upserts.set(key, text);
+    }
+    return text;
+  }
 
   constructor(readonly db: SqliteDatabase.Database) {}
 
@@ -136,7 +148,7 @@ export class SqliteTx implements Tx {
     const per = Math.max(1, w.rowsPerStatement);
     let k = 0;
     if (w.count >= per && per > 1) {
-      const many = this.statement(upsertSql(w, per));
+      const many = this.statement(this.upsertText(w, per));
       const args = new Array<Value>(width * per);
       for (; k + per <= w.count; k += per) {
         for (let j = 0; j < per; j++) w.fill(k + j, args, j * width);
@@ -144,7 +156,7 @@ export class SqliteTx implements Tx {
       }
     }
     if (k === w.count) return;
-    const one = this.statement(upsertSql(w, 1));
+    const one = this.statement(this.upsertText(w, 1));
     const args = new Array<Value>(width);
     for (; k < w.count; k++) {
       w.fill(k, args, 0);
