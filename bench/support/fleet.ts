@@ -176,19 +176,23 @@ export interface RunningServer {
 /** The built server (as a deployment runs it) on a fresh data dir or database. */
 export async function startBuiltServer(env: Record<string, string>): Promise<RunningServer> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...(process.env.FLEET_SERVER_NODE_OPTIONS ?? '').split(' ').filter(Boolean), path.join(repoRoot, 'apps/server/dist/server.js')], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DEMO_ACCOUNT: 'off',
-      SIMULATE: '0',
-      LOG_LEVEL: 'warn',
-      LOG_FORMAT: 'json',
-      ...env,
+  const child = spawn(
+    process.execPath,
+    [...(process.env.FLEET_SERVER_NODE_OPTIONS ?? '').split(' ').filter(Boolean), path.join(repoRoot, 'apps/server/dist/server.js')],
+    {
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DEMO_ACCOUNT: 'off',
+        SIMULATE: '0',
+        LOG_LEVEL: 'warn',
+        LOG_FORMAT: 'json',
+        ...env,
+      },
+      stdio: ['ignore', 'ignore', 'pipe'],
     },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  );
   let err = '';
   child.stderr?.on('data', (d: Buffer) => {
     err = (err + d.toString()).slice(-4000);
