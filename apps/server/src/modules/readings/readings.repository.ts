@@ -163,19 +163,52 @@ export function columnarBatch(b: DeviceBatch): ColumnarBatch {
   return { deviceId: b.deviceId, tz: b.tz, index: names.map((n) => INDEX.get(n) as number), ts, cols };
 }
 
-/** The batches' columns moved into one buffer (views of it), so a flush crosses to the writer thread as one transfer. */
-function packed(work: ColumnarBatch[]): ColumnarBatch[] {
+/**
+ * A flush as one Float64Array, to cross to the writer thread as one transferred buffer (cloning a
+ * buffer or view per column cost more than a live reading's write): per batch its device id, reading
+ * count, column count and catalogue indexes, then its timestamps and columns. Zones travel beside it.
+ */
+export interface EncodedFlush {
+  data: Float64Array;
+  tzs: string[];
+}
+
+export function encodeFlush(work: readonly ColumnarBatch[]): EncodedFlush {
   let size = 0;
-  for (const b of work) size += b.ts.length * (1 + b.cols.length);
-  const buf = new Float64Array(size);
+  for (const b of work) size += 3 + b.index.length + b.ts.length * (1 + b.cols.length);
+  const data = new Float64Array(size);
   let o = 0;
-  const view = (src: Float64Array) => {
-    const v = buf.subarray(o, o + src.length);
-    v.set(src);
-    o += src.length;
-    return v;
-  };
-  return work.map((b) => ({ ...b, ts: view(b.ts), cols: b.cols.map(view) }));
+  for (const b of work) {
+    data[o++] = b.deviceId;
+    data[o++] = b.ts.length;
+    data[o++] = b.index.length;
+    for (const i of b.index) data[o++] = i;
+    data.set(b.ts, o);
+    o += b.ts.length;
+    for (const c of b.cols) {
+      data.set(c, o);
+      o += c.length;
+    }
+  }
+  return { data, tzs: work.map((b) => b.tz) };
+}
+
+export function decodeFlush({ data, tzs }: EncodedFlush): ColumnarBatch[] {
+  const out: ColumnarBatch[] = [];
+  let o = 0;
+  for (const tz of tzs) {
+    const deviceId = data[o++] as number;
+    const n = data[o++] as number;
+    const k = data[o++] as number;
+    const index = Array.from(data.subarray(o, o + k));
+    o += k;
+    const ts = data.subarray(o, o + n);
+    o += n;
+    const cols: Float64Array[] = [];
+    for (let j = 0; j < k; j++, o += n) cols.push(data.subarray(o, o + n));
+    out.push({ deviceId, tz, index, ts, cols });
+  }
+  return out;
 }
 
 const inList = (n: number) => Array.from({ length: n }, () => '?').join(', ');
@@ -288,12 +321,11 @@ export class ReadingsRepository {
 
   /** Writes the batches in one transaction; nothing of it is visible or kept if any part fails. */
   async write(batches: readonly DeviceBatch[]): Promise<void> {
-    const work = packed(batches.filter((b) => b.readings.length > 0).map(columnarBatch));
+    const work = batches.filter((b) => b.readings.length > 0).map(columnarBatch);
     if (work.length === 0) return;
     if (this.thread) {
-      // Every column of the flush is a view of one buffer: one transfer per message, where a buffer per
-      // column cost more than the write itself for a live reading (52 columns of one value each).
-      await this.thread.call('write', [work], work[0] ? [work[0].ts.buffer as ArrayBuffer] : []);
+      const flush = encodeFlush(work);
+      await this.thread.call('write', [flush], [flush.data.buffer as ArrayBuffer]);
       return;
     }
     await this.writeColumnar(work);

@@ -3,7 +3,7 @@ import type { CounterRules } from '@phasewatch/shared';
 
 /** The writes the thread runs, by name, with their arguments (see readings.writer.worker.ts). */
 export interface WriterOps {
-  write: [batches: import('./readings.repository.js').ColumnarBatch[]];
+  write: [flush: import('./readings.repository.js').EncodedFlush];
   compactDue: [target: number, budgetMs: number];
   statementCount: [];
   rebuildDays: [deviceId: number, tz: string];

@@ -1,7 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { CounterRules } from '@phasewatch/shared';
 import { openSqliteFile, type Storage } from '../../storage/database.js';
-import { ReadingsRepository } from './readings.repository.js';
+import { decodeFlush, ReadingsRepository } from './readings.repository.js';
 import type { WriterOps, WriterReply, WriterRequest } from './readings.writer-thread.js';
 
 /** The readings writer thread (see readings.writer-thread.ts): its own connection, the repository's SQLite writes. */
@@ -25,7 +25,7 @@ async function run({ id, op, args }: WriterRequest): Promise<void> {
   let reply: WriterReply;
   try {
     let value: unknown;
-    if (op === 'write') await repo.writeColumnar(...(args as WriterOps['write']));
+    if (op === 'write') await repo.writeColumnar(decodeFlush(...(args as WriterOps['write'])));
     else if (op === 'compactDue') value = await repo.compactDue(...(args as WriterOps['compactDue']));
     else if (op === 'statementCount') value = await repo.statementCount();
     else if (op === 'rebuildDays') await repo.rebuildDays(...(args as WriterOps['rebuildDays']));
