@@ -84,9 +84,17 @@ function DeferredDropdown(props: { entry: MenuEntry; mobile: boolean; onNavigate
 export const DropdownTrigger = forwardRef<
   HTMLButtonElement,
   { entry: MenuEntry; active: boolean } & Omit<ComponentPropsWithoutRef<'button'>, 'children'>
->(function DropdownTrigger({ entry, active, ...rest }, ref) {
+>(function DropdownTrigger({ entry, active, className, ...rest }, ref) {
+  // Menu.Target hands its own props (and a class) to the trigger: they are kept, the link look too.
   return (
-    <UnstyledButton ref={ref} className={classes.link} aria-haspopup="menu" title={entry.label} data-active={active || undefined} {...rest}>
+    <UnstyledButton
+      ref={ref}
+      aria-haspopup="menu"
+      title={entry.label}
+      data-active={active || undefined}
+      {...rest}
+      className={className ? `${classes.link} ${className}` : classes.link}
+    >
       {entry.icon}
       <span className={classes.label}>{entry.label}</span>
       <IconChevronDown size={14} />

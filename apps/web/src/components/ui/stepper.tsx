@@ -1,4 +1,5 @@
 import { Button, Group, Stepper } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { type ReactNode, useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
@@ -50,6 +51,8 @@ export function StepperWidget({ steps, onFinish, finishLabel }: { steps: StepDef
   const { t } = useTranslation();
   const s = useStepper(steps.length);
   const [busy, setBusy] = useState(false);
+  // Below 576 px the row of steps does not fit with every label: the current step keeps its label.
+  const phone = useMediaQuery('(max-width: 35.99em)', false, { getInitialValueInEffect: false });
   const current = steps[s.active - 1];
   const locked = steps.slice(0, s.active).some((step) => step.final);
   const advance = async () => {
@@ -71,8 +74,8 @@ export function StepperWidget({ steps, onFinish, finishLabel }: { steps: StepDef
         {steps.map((step, i) => (
           <Stepper.Step
             key={step.label}
-            label={step.label}
-            description={step.description}
+            label={phone && i + 1 !== s.active ? undefined : step.label}
+            description={phone ? undefined : step.description}
             data-status={s.statusOf(i + 1)}
             aria-label={`${t('widgets.step', { n: i + 1 })}: ${step.label}`}
             allowStepSelect={!locked && i + 1 < s.active}

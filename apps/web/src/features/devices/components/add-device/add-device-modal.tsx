@@ -1,6 +1,5 @@
 import { Alert, Button, Code, CopyButton, Group, Modal, NumberInput, Select, Stack, Text, TextInput, Title, Tooltip } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { notifications } from '@mantine/notifications';
 import { type CreateDeviceResponse, createDeviceRequestSchema, DEVICE_TYPES, deviceKind } from '@phasewatch/shared';
 import { IconAlertTriangle, IconCheck, IconCopy, IconInfoCircle } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -143,8 +142,8 @@ function AddDeviceFlow({ onDone }: { onDone(): void }) {
             if (!body) return false;
             try {
               const res = await create.mutateAsync(body);
+              // The key step itself tells it worked (a toast would cover the dialog's buttons on a phone).
               setCreated(res);
-              notifications.show({ color: 'teal', message: t('addDevice.created', { name: res.device.name }) });
               return true;
             } catch (err) {
               form.setErrors(fieldErrorsOf(err, form.values));
