@@ -14,7 +14,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import type { BenchContext } from './run.js';
-import { loadgenMain, percentile, processUsage, type ToLoadgen, withFleet } from './support/fleet.js';
+import { loadgenMain, percentile, processUsage, type ToLoadgen, withFleet, writerTotals } from './support/fleet.js';
 
 const SIZES = (process.env.FLEET_SIZES ?? '200,1000,2000,5000').split(',').map(Number);
 const SECONDS = Number(process.env.FLEET_SECONDS ?? 30);
@@ -36,8 +36,12 @@ async function run(ctx: BenchContext, dialect: 'sqlite' | 'postgres', n: number)
       if (!window) return;
       maxRss = Math.max(maxRss, u.rssMb);
     }, 1000);
+    let writer0: Awaited<ReturnType<typeof writerTotals>> | null = null;
     const warm = setTimeout(() => {
       window = { cpu0: processUsage(pid).cpuS, t0: performance.now() };
+      void writerTotals(server.port).then((w) => {
+        writer0 = w;
+      });
     }, WARMUP_S * 1000);
     const done = await loadgen.next();
     clearInterval(sampler);
@@ -60,6 +64,17 @@ async function run(ctx: BenchContext, dialect: 'sqlite' | 'postgres', n: number)
     );
     ctx.report(`${label}: server CPU`, cpu, '% core', `of 200 % on 2 cores`);
     ctx.report(`${label}: server RSS (max)`, maxRss, 'MB', n === 2000 ? 'target ≤ 300 MB' : '');
+    const w0 = writer0 as Awaited<ReturnType<typeof writerTotals>> | null;
+    if (w0) {
+      const w1 = await writerTotals(server.port);
+      const commits = w1.commits - w0.commits;
+      ctx.report(
+        `${label}: writer transactions`,
+        commits / SECONDS,
+        '/s',
+        `${((w1.readings - w0.readings) / Math.max(1, commits)).toFixed(1)} readings each, ${(((w1.seconds - w0.seconds) / Math.max(1, commits)) * 1000).toFixed(1)} ms each`,
+      );
+    }
   });
 }
 

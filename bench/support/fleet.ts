@@ -15,6 +15,19 @@ import { freePort } from '../../scripts/testing/free-port.js';
 import { inBatches, now, openHubClient, percentile, Recorder, RS } from './hub-clients.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
+const METRICS_TOKEN = 'bench-metrics-token';
+
+/** The writer's totals from the server's Prometheus text: transactions, their seconds and readings. */
+export async function writerTotals(port: number): Promise<{ commits: number; seconds: number; readings: number }> {
+  const res = await fetch(`http://127.0.0.1:${port}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+  const text = await res.text();
+  const value = (name: string) => Number(text.match(new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.e+-]+)$`, 'm'))?.[1] ?? Number.NaN);
+  return {
+    commits: value('phasewatch_writer_commit_seconds_count'),
+    seconds: value('phasewatch_writer_commit_seconds_sum'),
+    readings: value('phasewatch_writer_committed_readings_total'),
+  };
+}
 
 export interface FleetDevice {
   id: number;
@@ -188,6 +201,7 @@ export async function startBuiltServer(env: Record<string, string>): Promise<Run
         SIMULATE: '0',
         LOG_LEVEL: 'warn',
         LOG_FORMAT: 'json',
+        METRICS_TOKEN,
         ...env,
       },
       stdio: ['ignore', 'ignore', 'pipe'],
