@@ -28,24 +28,28 @@ function mergeBatches(jobs: readonly Job[]): DeviceBatch[] {
 }
 
 /**
- * The one writer HTTP and MQTT ingest share. Submissions queue while a transaction runs and the next
+ * The one writer HTTP and MQTT ingest share. Submissions queue while transactions run and the next
  * flush commits all of them together, so many small MQTT messages cost one transaction; each promise
- * resolves only after its readings are committed. A failed merged flush is retried job by job, so one
- * bad submission cannot sink the others.
+ * resolves only after its readings are committed. Up to `concurrency` flushes are under way at once
+ * (the repository says how many its storage takes); a device is never in two of them, so one device's
+ * submissions commit in the order they came. A failed merged flush is retried job by job, so one bad
+ * submission cannot sink the others.
  */
 export class BatchWriter {
   private queue: Job[] = [];
-  private running = false;
-  private idle: Promise<void> = Promise.resolve();
-  private markIdle: () => void = () => {};
+  /** Flushes under way, and the devices they hold. */
+  private inFlight = 0;
+  private readonly busy = new Set<number>();
+  private idleWaiters: (() => void)[] = [];
 
   /** Readings submitted and not yet taken into a transaction (the metrics' queue depth). */
   private queuedReadings = 0;
 
   constructor(
-    private readonly repo: ReadingsRepository,
+    private readonly repo: Pick<ReadingsRepository, 'write'>,
     private readonly log: FastifyBaseLogger,
     private readonly metrics: WriterMetrics = NO_METRICS,
+    private readonly concurrency = 1,
   ) {}
 
   /** Readings waiting for a transaction. */
@@ -57,13 +61,61 @@ export class BatchWriter {
     return new Promise<void>((resolve, reject) => {
       this.queuedReadings += batch.readings.length;
       this.queue.push({ batch, resolve, reject });
-      if (!this.running) void this.drain();
+      this.pump();
     });
   }
 
   /** Resolves when everything queued so far is written (used at shutdown). */
   flushed(): Promise<void> {
-    return this.running ? this.idle : Promise.resolve();
+    if (this.inFlight === 0 && this.queue.length === 0) return Promise.resolve();
+    return new Promise((r) => this.idleWaiters.push(r));
+  }
+
+  /** Starts flushes while there is room and work whose devices are free. */
+  private pump(): void {
+    while (this.inFlight < this.concurrency && this.queue.length > 0) {
+      const jobs = this.take();
+      if (jobs.length === 0) break;
+      this.inFlight++;
+      void this.flush(jobs).finally(() => {
+        this.inFlight--;
+        for (const j of jobs) this.busy.delete(j.batch.deviceId);
+        this.pump();
+        if (this.inFlight === 0 && this.queue.length === 0) {
+          const waiters = this.idleWaiters;
+          this.idleWaiters = [];
+          for (const w of waiters) w();
+        }
+      });
+    }
+  }
+
+  /** The next flush: queued jobs in order, skipping devices another flush holds, up to MAX_READINGS_PER_FLUSH. */
+  private take(): Job[] {
+    const jobs: Job[] = [];
+    const held = new Set<number>();
+    /** Devices with a job left behind in this round: their later jobs wait too (order per device). */
+    const skipped = new Set<number>();
+    const rest: Job[] = [];
+    let count = 0;
+    for (let i = 0; i < this.queue.length; i++) {
+      const job = this.queue[i] as Job;
+      const n = job.batch.readings.length;
+      const device = job.batch.deviceId;
+      if (this.busy.has(device) || skipped.has(device) || (jobs.length > 0 && count + n > MAX_READINGS_PER_FLUSH)) {
+        rest.push(job);
+        skipped.add(device);
+        continue;
+      }
+      jobs.push(job);
+      held.add(device);
+      count += n;
+      this.queuedReadings -= n;
+    }
+    if (jobs.length === 0) return jobs;
+    for (const d of held) this.busy.add(d);
+    this.queue = rest;
+    return jobs;
   }
 
   /** One transaction, timed for the metrics. */
@@ -73,46 +125,25 @@ export class BatchWriter {
     this.metrics.commitObserved((performance.now() - started) / 1000, readings);
   }
 
-  private async drain(): Promise<void> {
-    this.running = true;
-    this.idle = new Promise<void>((r) => {
-      this.markIdle = r;
-    });
+  private async flush(jobs: Job[]): Promise<void> {
+    const count = jobs.reduce((a, j) => a + j.batch.readings.length, 0);
     try {
-      while (this.queue.length > 0) {
-        const jobs: Job[] = [];
-        let count = 0;
-        while (
-          this.queue.length > 0 &&
-          (jobs.length === 0 || count + (this.queue[0]?.batch.readings.length ?? 0) <= MAX_READINGS_PER_FLUSH)
-        ) {
-          const job = this.queue.shift() as Job;
-          count += job.batch.readings.length;
-          this.queuedReadings -= job.batch.readings.length;
-          jobs.push(job);
-        }
+      await this.commit(mergeBatches(jobs), count);
+      for (const j of jobs) j.resolve();
+    } catch (err) {
+      if (jobs.length === 1) {
+        jobs[0]?.reject(err);
+        return;
+      }
+      this.log.warn({ err }, 'merged ingest flush failed; retrying submissions one by one');
+      for (const j of jobs) {
         try {
-          await this.commit(mergeBatches(jobs), count);
-          for (const j of jobs) j.resolve();
-        } catch (err) {
-          if (jobs.length === 1) {
-            jobs[0]?.reject(err);
-            continue;
-          }
-          this.log.warn({ err }, 'merged ingest flush failed; retrying submissions one by one');
-          for (const j of jobs) {
-            try {
-              await this.commit([j.batch], j.batch.readings.length);
-              j.resolve();
-            } catch (e) {
-              j.reject(e);
-            }
-          }
+          await this.commit([j.batch], j.batch.readings.length);
+          j.resolve();
+        } catch (e) {
+          j.reject(e);
         }
       }
-    } finally {
-      this.running = false;
-      this.markIdle();
     }
   }
 }

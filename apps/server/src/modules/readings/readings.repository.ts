@@ -300,6 +300,19 @@ export class ReadingsRepository {
     this.thread = opts.writerThread && storage.sqlite ? new WriterThread(storage.location, this.rules) : null;
   }
 
+  /**
+   * How many writes may be under way at once. SQLite without the thread: one (one connection). With
+   * the thread: two, so the thread has the next flush waiting while the main thread hears of the last
+   * (the thread still runs them one after another). PostgreSQL: a few transactions on the pool, each
+   * waiting on its round trips while the others go on (writes of one device never overlap: the caller
+   * keeps them apart, and the device row locks would serialize them anyway).
+   */
+  writeConcurrency(pgPoolSize: number): number {
+    if (this.thread) return 2;
+    if (this.storage.sqlite) return 1;
+    return Math.max(1, Math.min(4, Math.floor(pgPoolSize / 2)));
+  }
+
   /** Stops the writer thread (after the writes already made); the storage itself is closed by its owner. */
   async close(): Promise<void> {
     await this.thread?.close();
