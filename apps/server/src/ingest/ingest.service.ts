@@ -25,6 +25,8 @@ export interface IngestOptions {
   rawRetentionDays: number;
   metrics?: IngestMetrics;
   now?: () => number;
+  /** Where a failed status check is reported (the readings are stored by then; the periodic sweep retries). */
+  log?: { warn(obj: object, msg: string): void };
 }
 
 /** How long a device key's identity is reused without asking the database (a deleted device is forgotten at once). */
@@ -46,6 +48,8 @@ export class IngestService {
   private readonly identities = new BoundedMap<string, { identity: IngestIdentity; until: number }>(20_000);
   /** When each device's status was last looked at after a commit. */
   private readonly statusChecked = new BoundedMap<number, number>(20_000);
+  /** Devices whose status the next check looks at: one query for all the commits of an event-loop turn. */
+  private pendingStatus: { ids: Set<number>; done: Promise<void> } | null = null;
 
   constructor(
     private readonly devices: DevicesService,
@@ -128,9 +132,32 @@ export class IngestService {
     const checked = this.statusChecked.get(device.id);
     if (checked === undefined || now - checked >= STATUS_CHECK_EVERY_MS) {
       this.statusChecked.set(device.id, now);
-      await this.devices.announceStatusChanges([device.id]);
+      await this.checkStatus(device.id);
     }
     return { accepted: body.readings.length };
+  }
+
+  /**
+   * Looks at a device's status soon, together with the other devices asked for in the same turn (a
+   * query per device was 400 queries a second at 2,000 live devices). Never rejects: the readings are
+   * stored by then, and the periodic sweep announces what a failed check missed.
+   */
+  private checkStatus(deviceId: number): Promise<void> {
+    if (!this.pendingStatus) {
+      const ids = new Set<number>();
+      const done = new Promise<void>((resolve) => {
+        setImmediate(() => {
+          this.pendingStatus = null;
+          this.devices
+            .announceStatusChanges([...ids])
+            .catch((err: unknown) => this.opts.log?.warn({ err }, 'status check after ingest failed; the periodic sweep retries'))
+            .finally(resolve);
+        });
+      });
+      this.pendingStatus = { ids, done };
+    }
+    this.pendingStatus.ids.add(deviceId);
+    return this.pendingStatus.done;
   }
 
   /** Every reading's epoch ms and whether they are strictly increasing; 400 naming the bad fields (at most 20). */

@@ -43,11 +43,12 @@ export async function createTelemetry(app: FastifyInstance, base: BaseContext): 
   const compactor = new Compactor(readingsRepo, app.log);
   const readings = new ReadingsService(readingsRepo);
   const devices = new DevicesService(new DevicesRepository(base.storage.db, base.storage.dialect), readingsRepo, readings, base.events);
-  const writer = new BatchWriter(readingsRepo, app.log, base.metrics);
+  const writer = new BatchWriter(readingsRepo, app.log, base.metrics, readingsRepo.writeConcurrency(base.config.pgPoolSize));
   base.metrics.watch({ writerQueueReadings: () => writer.queueDepth });
   const ingest = new IngestService(devices, writer, base.events, {
     rawRetentionDays: base.config.rawRetentionDays,
     metrics: base.metrics,
+    log: app.log,
   });
   const limit = base.config.rateLimits.ingest;
   const mqtt = base.config.mqttUrl

@@ -5,6 +5,7 @@ import {
   DEFAULT_NOTIFICATION_SETTINGS,
   type Device,
   type DeviceListItem,
+  type DeviceStatus,
   deviceStatus,
   deviceTypeName,
   type EnergyResponse,
@@ -217,13 +218,17 @@ export class DevicesService {
    */
   async announceStatusChanges(onlyIds?: readonly number[]): Promise<void> {
     const now = this.now();
+    const changed: { id: number; userId: number; status: DeviceStatus; weak: boolean }[] = [];
     for (const d of await this.repo.listStatus(onlyIds)) {
       const status = deviceStatus(d.last_seen, d.reporting_interval_s, now);
       const weak = isWeakSignal(d.last_rssi);
       if (status === d.last_status && (weak ? 1 : 0) === d.last_weak) continue;
-      await this.repo.setAnnouncedStatus(d.id, status, weak);
-      this.events.emit('deviceStatusChanged', { deviceId: d.id, userId: d.user_id, status, weakSignal: weak });
+      changed.push({ id: d.id, userId: d.user_id, status, weak });
     }
+    if (changed.length === 0) return;
+    await this.repo.setAnnouncedStatuses(changed);
+    for (const c of changed)
+      this.events.emit('deviceStatusChanged', { deviceId: c.id, userId: c.userId, status: c.status, weakSignal: c.weak });
   }
 
   allIds(): Promise<number[]> {
