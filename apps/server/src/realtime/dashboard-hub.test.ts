@@ -219,6 +219,27 @@ describe.each(DIALECTS)('dashboard hub on %s', (dialect) => {
     expect(notes).toHaveLength(2);
   });
 
+
+  it('sends the events of one turn as one WebSocket message, in order, and the official client reads each', async () => {
+    const a = await signUp(t.app);
+    const dev = await addDevice(t.app, a);
+    const official = await connect(() => a.token);
+    const seen: number[] = [];
+    official.on(HUB_EVENTS.deviceStatus, (s: { deviceId: number }) => seen.push(s.deviceId));
+    const raw = await RawClient.open(t.app, a.token);
+    raws.push(raw);
+    let wsMessages = 0;
+    raw.ws.on('message', () => wsMessages++);
+    // 300 devices of one user change status at once (a site coming back after an outage).
+    for (let i = 0; i < 300; i++) {
+      t.ctx.events.emit('deviceStatusChanged', { deviceId: dev + i, userId: a.userId, status: 'online', weakSignal: false });
+    }
+    await waitFor(() => seen.length === 300 && raw.records.length === 300, 5_000, 'all statuses');
+    expect(seen).toEqual(Array.from({ length: 300 }, (_, i) => dev + i));
+    expect(raw.messages().map((m) => (m.arguments as { deviceId: number }[])[0]?.deviceId)).toEqual(seen);
+    // ~60 bytes each: 18 KB in all, written as one or two messages (a message is cut at 16 KB), not 300.
+    expect(wsMessages).toBeLessThanOrEqual(3);
+  });
   it('closes the connections of a session ended by logout, without reconnecting', async () => {
     const a = await signUp(t.app);
     const c = await connect(() => a.token);

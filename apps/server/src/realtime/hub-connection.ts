@@ -12,7 +12,25 @@ export interface HubAuth {
 /** A frame ready to send: encoded once and shared by every recipient of a fan-out. */
 export type Frame = string | Buffer;
 
-/** One accepted WebSocket speaking the hub protocol; the hub owns the registry and the timers. */
+/** Connections with frames waiting, written out together once the current event-loop turn is done. */
+const waiting = new Set<HubConnection>();
+/** Queued bytes written out at once, without waiting for the end of the turn. */
+const FLUSH_AT_BYTES = 16 * 1024;
+let flushScheduled = false;
+
+function flushWaiting(): void {
+  flushScheduled = false;
+  for (const conn of waiting) conn.flush();
+  waiting.clear();
+}
+
+/**
+ * One accepted WebSocket speaking the hub protocol; the hub owns the registry and the timers.
+ *
+ * Frames sent in one event-loop turn go out as one WebSocket message (the hub protocol allows several
+ * messages in one, each ending with its record separator, and the official clients read them so): a
+ * user's 100 devices coming online at once are a few socket writes per connection, not 100 each.
+ */
 export class HubConnection {
   readonly subscriptions = new Set<number>();
   handshaken = false;
@@ -30,9 +48,13 @@ export class HubConnection {
     private readonly onSlow: (conn: HubConnection) => void,
   ) {}
 
+  private pending: Frame[] = [];
+  private pendingBytes = 0;
+
   /**
-   * Sends unless the client is not keeping up: past the buffer limit the socket is dropped instead of
-   * queueing more, so one slow reader can neither stall the fan-out nor grow the server's memory.
+   * Queues a frame for the end of this turn, unless the client is not keeping up: past the buffer limit
+   * the socket is dropped instead of queueing more, so one slow reader can neither stall the fan-out
+   * nor grow the server's memory.
    */
   send(frame: Frame): boolean {
     if (this.closed) return false;
@@ -41,14 +63,38 @@ export class HubConnection {
       this.terminate();
       return false;
     }
-    this.ws.send(frame, { binary: false });
+    this.pending.push(frame);
+    this.pendingBytes += frame.length;
+    if (this.pendingBytes >= FLUSH_AT_BYTES) {
+      // A big burst goes out as it comes (the socket's own buffer is what the limit above watches).
+      this.flush();
+    } else if (this.pending.length === 1) {
+      waiting.add(this);
+      if (!flushScheduled) {
+        flushScheduled = true;
+        setImmediate(flushWaiting);
+      }
+    }
     this.lastSentAt = Date.now();
     return true;
+  }
+
+  /** Writes the queued frames as one WebSocket message. */
+  flush(): void {
+    const frames = this.pending;
+    if (frames.length === 0) return;
+    this.pending = [];
+    this.pendingBytes = 0;
+    if (this.closed) return;
+    const data =
+      frames.length === 1 ? (frames[0] as Frame) : Buffer.concat(frames.map((f) => (typeof f === 'string' ? Buffer.from(f) : f)));
+    this.ws.send(data, { binary: false });
   }
 
   /** A SignalR Close message, then a normal WebSocket close. `allowReconnect` makes the client renegotiate. */
   close(error?: string, allowReconnect = false): void {
     if (this.closed) return;
+    this.flush();
     if (this.handshaken) this.ws.send(closeFrame(error, allowReconnect), { binary: false });
     this.closed = true;
     this.ws.close(1000);
@@ -59,6 +105,8 @@ export class HubConnection {
   /** Drops the socket at once (protocol violations, slow or silent clients). */
   terminate(): void {
     this.closed = true;
+    this.pending = [];
+    this.pendingBytes = 0;
     this.ws.terminate();
   }
 }
