@@ -27,6 +27,8 @@ const RECONNECT_MS = 1_000;
  */
 export class PgFanout {
   readonly instanceId = randomBytes(8).toString('base64url');
+  /** How this instance's payloads start (JSON.stringify keeps `o` first). */
+  private readonly ownPrefix = `{"o":${JSON.stringify(this.instanceId)},`;
   private listener: pg.Client | null = null;
   private queue: FanoutEvent[] = [];
   private flushScheduled = false;
@@ -144,6 +146,8 @@ export class PgFanout {
   }
 
   private receive(payload: string): void {
+    // Our own notifications come back too: recognised by their start, without parsing them.
+    if (payload.startsWith(this.ownPrefix)) return;
     let env: Envelope;
     try {
       env = JSON.parse(payload) as Envelope;
