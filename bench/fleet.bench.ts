@@ -14,7 +14,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import type { BenchContext } from './run.js';
-import { loadgenMain, percentile, processUsage, type ToLoadgen, withFleet, writerTotals } from './support/fleet.js';
+import { cpuOfCommand, loadgenMain, percentile, processUsage, type ToLoadgen, withFleet, writerTotals } from './support/fleet.js';
 
 const SIZES = (process.env.FLEET_SIZES ?? '200,1000,2000,5000').split(',').map(Number);
 const SECONDS = Number(process.env.FLEET_SECONDS ?? 30);
@@ -29,16 +29,24 @@ async function run(ctx: BenchContext, dialect: 'sqlite' | 'postgres', n: number)
     if (connected.cmd !== 'connected') throw new Error('unexpected message');
     // Server samples over the measured window.
     const pid = server.child.pid as number;
-    let window: { cpu0: number; t0: number } | null = null;
+    let window: { cpu0: number; t0: number; loadgen0: number; pg0: number } | null = null;
+    const loadgenPid = loadgen.child.pid as number;
     let maxRss = 0;
+    let rssParts = '';
     const sampler = setInterval(() => {
       const u = processUsage(pid);
       if (!window) return;
+      if (u.rssMb > maxRss) rssParts = `anonymous ${u.anonMb.toFixed(0)} MB, files ${u.fileMb.toFixed(0)} MB`;
       maxRss = Math.max(maxRss, u.rssMb);
     }, 1000);
     let writer0: Awaited<ReturnType<typeof writerTotals>> | null = null;
     const warm = setTimeout(() => {
-      window = { cpu0: processUsage(pid).cpuS, t0: performance.now() };
+      window = {
+        cpu0: processUsage(pid).cpuS,
+        t0: performance.now(),
+        loadgen0: processUsage(loadgenPid).cpuS,
+        pg0: cpuOfCommand('postgres'),
+      };
       void writerTotals(server.port).then((w) => {
         writer0 = w;
       });
@@ -47,8 +55,11 @@ async function run(ctx: BenchContext, dialect: 'sqlite' | 'postgres', n: number)
     clearInterval(sampler);
     clearTimeout(warm);
     if (done.cmd !== 'done') throw new Error('unexpected message');
-    const w = window as { cpu0: number; t0: number } | null;
-    const cpu = w ? ((processUsage(pid).cpuS - w.cpu0) / ((performance.now() - w.t0) / 1000)) * 100 : Number.NaN;
+    const w = window as { cpu0: number; t0: number; loadgen0: number; pg0: number } | null;
+    const elapsedS = w ? (performance.now() - w.t0) / 1000 : Number.NaN;
+    const cpu = w ? ((processUsage(pid).cpuS - w.cpu0) / elapsedS) * 100 : Number.NaN;
+    const loadgenCpu = w ? ((processUsage(loadgenPid).cpuS - w.loadgen0) / elapsedS) * 100 : Number.NaN;
+    const pgCpu = w ? ((cpuOfCommand('postgres') - w.pg0) / elapsedS) * 100 : Number.NaN;
     const ingest = done.ingestMs.sort((a, b) => a - b);
     const e2e = done.e2eMs.sort((a, b) => a - b);
     const missing = done.expected - done.received;
@@ -62,8 +73,13 @@ async function run(ctx: BenchContext, dialect: 'sqlite' | 'postgres', n: number)
       '',
       `${done.sent.toLocaleString('en')} POSTs (${(done.sent / SECONDS).toFixed(0)}/s), ${done.errors} failed, ${Math.max(0, missing)} not pushed; ${connected.clients} hub clients${n === 2000 ? '; target 0' : ''}`,
     );
-    ctx.report(`${label}: server CPU`, cpu, '% core', `of 200 % on 2 cores`);
-    ctx.report(`${label}: server RSS (max)`, maxRss, 'MB', n === 2000 ? 'target ≤ 300 MB' : '');
+    ctx.report(
+      `${label}: server CPU`,
+      cpu,
+      '% core',
+      `of 200 % on 2 cores; load generator ${loadgenCpu.toFixed(0)} %${dialect === 'postgres' ? `, PostgreSQL ${pgCpu.toFixed(0)} %` : ''}`,
+    );
+    ctx.report(`${label}: server RSS (max)`, maxRss, 'MB', `${rssParts}${n === 2000 ? '; target ≤ 300 MB' : ''}`);
     const w0 = writer0 as Awaited<ReturnType<typeof writerTotals>> | null;
     if (w0) {
       const w1 = await writerTotals(server.port);
@@ -73,6 +89,12 @@ async function run(ctx: BenchContext, dialect: 'sqlite' | 'postgres', n: number)
         commits / SECONDS,
         '/s',
         `${((w1.readings - w0.readings) / Math.max(1, commits)).toFixed(1)} readings each, ${(((w1.seconds - w0.seconds) / Math.max(1, commits)) * 1000).toFixed(1)} ms each`,
+      );
+      ctx.report(
+        `${label}: server heap used (end)`,
+        w1.heapMb,
+        'MB',
+        `heap total ${w1.heapTotalMb.toFixed(0)} MB, external ${w1.externalMb.toFixed(0)} MB`,
       );
     }
   });

@@ -5,7 +5,7 @@
  * starts the built server, registers the devices and samples the server process from /proc.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,7 +18,9 @@ const repoRoot = path.resolve(import.meta.dirname, '../..');
 const METRICS_TOKEN = 'bench-metrics-token';
 
 /** The writer's totals from the server's Prometheus text: transactions, their seconds and readings. */
-export async function writerTotals(port: number): Promise<{ commits: number; seconds: number; readings: number }> {
+export async function writerTotals(
+  port: number,
+): Promise<{ commits: number; seconds: number; readings: number; heapMb: number; externalMb: number; heapTotalMb: number }> {
   const res = await fetch(`http://127.0.0.1:${port}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
   const text = await res.text();
   const value = (name: string) => Number(text.match(new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.e+-]+)$`, 'm'))?.[1] ?? Number.NaN);
@@ -26,6 +28,9 @@ export async function writerTotals(port: number): Promise<{ commits: number; sec
     commits: value('phasewatch_writer_commit_seconds_count'),
     seconds: value('phasewatch_writer_commit_seconds_sum'),
     readings: value('phasewatch_writer_committed_readings_total'),
+    heapMb: value('nodejs_heap_size_used_bytes') / 2 ** 20,
+    externalMb: value('nodejs_external_memory_bytes') / 2 ** 20,
+    heapTotalMb: value('nodejs_heap_size_total_bytes') / 2 ** 20,
   };
 }
 
@@ -210,6 +215,7 @@ export async function startBuiltServer(env: Record<string, string>): Promise<Run
   let err = '';
   child.stderr?.on('data', (d: Buffer) => {
     err = (err + d.toString()).slice(-4000);
+    if (process.env.FLEET_SERVER_STDERR) process.stderr.write(d);
   });
   const deadline = Date.now() + 60_000;
   for (;;) {
@@ -281,13 +287,31 @@ export async function registerFleet(port: number, n: number): Promise<FleetDevic
 }
 
 /** CPU seconds (user + system) and RSS (MB) of a process, from /proc. */
-export function processUsage(pid: number): { cpuS: number; rssMb: number } {
+export function processUsage(pid: number): { cpuS: number; rssMb: number; anonMb: number; fileMb: number } {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   const ticks = Number(fields[11]) + Number(fields[12]);
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const rssKb = Number(status.match(/VmRSS:\s+(\d+)/)?.[1] ?? 0);
-  return { cpuS: ticks / 100, rssMb: rssKb / 1024 };
+  const kb = (name: string) => Number(status.match(new RegExp(`${name}:\\s+(\\d+)`))?.[1] ?? 0);
+  return { cpuS: ticks / 100, rssMb: rssKb / 1024, anonMb: kb('RssAnon') / 1024, fileMb: (kb('RssFile') + kb('RssShmem')) / 1024 };
+}
+
+/** CPU seconds of every process with this command name (e.g. `postgres`: the cluster's backends). */
+export function cpuOfCommand(comm: string): number {
+  let ticks = 0;
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== comm) continue;
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  return ticks / 100;
 }
 
 /** The load generator as a child process (this module's entry with role `loadgen`). */
