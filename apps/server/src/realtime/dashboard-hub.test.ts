@@ -219,7 +219,6 @@ describe.each(DIALECTS)('dashboard hub on %s', (dialect) => {
     expect(notes).toHaveLength(2);
   });
 
-
   it('sends the events of one turn as one WebSocket message, in order, and the official client reads each', async () => {
     const a = await signUp(t.app);
     const dev = await addDevice(t.app, a);
