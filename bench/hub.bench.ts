@@ -77,7 +77,7 @@ async function serverMain(): Promise<void> {
   });
   await new Promise((r) => wss.once('listening', r));
   const wsAddr = wss.address();
-  if (typeof wsAddr === 'string') throw new Error('ws not listening');
+  if (!wsAddr || typeof wsAddr === 'string') throw new Error('ws not listening');
 
   const send = (m: FromServer) => process.send?.(m);
   send({ cmd: 'ready', port: addr.port, wsPort: wsAddr.port, clients: clients.map(({ token, deviceId }) => ({ token, deviceId })) });

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
-import { RAW_COLUMNS } from '../apps/server/src/modules/readings/readings.columns.js';
+import { RAW_COLUMNS } from '../apps/server/src/modules/readings/readings.raw.js';
 import type { BenchContext } from './run.js';
 import { BENCH_PARAMS, benchApp, benchReadings } from './telemetry-fixtures.js';
 

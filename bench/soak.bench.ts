@@ -6,7 +6,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import type { BenchContext } from './run.js';
-import { loadgenMain, percentile, processUsage, type ToLoadgen } from './support/fleet.js';
+import { loadgenMain, percentile, processUsage, type ToLoadgen, withFleet } from './support/fleet.js';
 
 const DEVICES = 1000;
 const MINUTES = Number(process.env.FLEET_SOAK_MINUTES ?? 10);
