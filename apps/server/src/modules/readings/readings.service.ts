@@ -12,6 +12,7 @@ import {
   type ReadingsResponse,
   RUN_FIELDS,
   type RunColumns,
+  type RunColumnsLike,
   roundEnergy,
   runEnergy,
   runOf,
@@ -83,7 +84,9 @@ function gridOf(from: number, to: number, interval: Exclude<ReadingInterval, 'ra
 }
 
 /** A level's runs placed on a grid: `at[i]` is the level bucket at grid position i (-1: none). */
-function gridRuns(runs: RunColumns, at: readonly number[]): Record<(typeof RUN_FIELDS)[number], Float64Array> {
+function gridRuns(runs: RunColumns, at: readonly number[]): RunColumnsLike {
+  // Every grid bucket is level bucket i (a dense range): the level's columns are the grid's.
+  if (runs.firstTs.length === at.length && at.every((k, i) => k === i)) return runs;
   const out = {} as Record<(typeof RUN_FIELDS)[number], Float64Array>;
   for (const f of RUN_FIELDS) {
     const src = runs[f];
