@@ -9,9 +9,20 @@ dayjs.extend(customParseFormat);
 dayjs.extend(utc);
 dayjs.extend(timezone);
 
-/** The zone to show dates in: the given one when the runtime knows it, else the spec's fallback. */
+const knownZones = new Map<string, boolean>();
+
+/**
+ * The zone to show dates in: the given one when the runtime knows it, else the spec's fallback. Asked on
+ * every render of a dated component; the runtime's answer (a new Intl.DateTimeFormat each time) is kept.
+ */
 export function effectiveTimezone(tz: string | null | undefined): string {
-  return tz && isValidTimezone(tz) ? tz : FALLBACK_TIMEZONE;
+  if (!tz) return FALLBACK_TIMEZONE;
+  let known = knownZones.get(tz);
+  if (known === undefined) {
+    known = isValidTimezone(tz);
+    if (knownZones.size < 64) knownZones.set(tz, known);
+  }
+  return known ? tz : FALLBACK_TIMEZONE;
 }
 
 /** Parses a server date (UTC `YYYY-MM-DD HH:mm:ss`); null when it is not one. */

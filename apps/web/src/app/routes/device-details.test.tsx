@@ -3,7 +3,9 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { prefetchDevicePage } from '@/features/devices/detail/prefetch-device-page';
 import { RealtimeProvider } from '@/features/realtime/realtime-provider';
+import { authStore } from '@/lib/auth-store';
 import { fakeHubFactory } from '@/test/fake-hub';
 import { renderUi } from '@/test/render';
 import { EnergyDeviceDetailsPage, ThermoDeviceDetailsPage } from './device-details';
@@ -85,9 +87,8 @@ function mockApi(routes: Record<string, () => Response>) {
   return seen;
 }
 
-function renderPage(path: string) {
+function renderPage(path: string, queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } })) {
   const { hubs, create } = fakeHubFactory();
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   renderUi(
     <QueryClientProvider client={queryClient}>
       <RealtimeProvider signedIn getToken={() => 't'} createClient={create}>
@@ -103,7 +104,10 @@ function renderPage(path: string) {
   return hubs;
 }
 
-afterEach(() => vi.restoreAllMocks());
+afterEach(() => {
+  vi.restoreAllMocks();
+  authStore.purge();
+});
 
 // A whole detail page (cards, controls, a dozen charts) renders slowly in jsdom on a busy machine.
 describe('device detail pages', { timeout: 30_000 }, () => {
@@ -169,5 +173,43 @@ describe('device detail pages', { timeout: 30_000 }, () => {
     expect(await screen.findByText('This device does not exist or belongs to someone else.')).toBeInTheDocument();
     // Besides the device, only its charts' readings were asked for (they load beside it).
     expect(seen.filter((u) => !u.startsWith('/api/devices/77/readings?'))).toEqual(['/api/devices/77']);
+  });
+
+  it("starts the page's first requests before it renders, and the page asks nothing twice", async () => {
+    const seen = mockApi({
+      '/api/devices/5': () => json(DEVICE),
+      '/api/devices/5/energy': () => json(ENERGY),
+      '/api/devices/5/readings': () => json(READINGS),
+    });
+    const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    const search = 'from=2025-03-01&to=2026-02-28';
+    // Signed out: nothing is asked (the page sends the user to sign in).
+    prefetchDevicePage(queryClient, 'energy', 5, new URLSearchParams(search));
+    expect(seen).toEqual([]);
+
+    authStore.setToken('t');
+    prefetchDevicePage(queryClient, 'energy', 5, new URLSearchParams(search));
+    const early = [...seen];
+    // The device and the first screen's charts (two rows of one below the lg breakpoint): power, voltage.
+    expect(early[0]).toBe('/api/devices/5');
+    expect(early.slice(1).map((u) => new URL(u, 'http://x').searchParams.get('params'))).toEqual([
+      'power3phases,pave1,pave2,pave3',
+      'vave1,vave2,vave3',
+    ]);
+    expect(early.slice(1).every((u) => u.includes('interval=24h'))).toBe(true);
+
+    renderPage(`/device-energy-details/5?${search}`, queryClient);
+    await waitFor(
+      () => {
+        const charts = [...document.querySelectorAll('[data-chart]')];
+        expect(charts.length).toBeGreaterThan(2);
+        expect(charts.every((c) => c.getAttribute('data-range') && !c.hasAttribute('data-loading'))).toBe(true);
+      },
+      { timeout: 15_000 },
+    );
+    // The page found the prefetched answers: every URL was asked for once, the early ones among them.
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(seen.slice(0, early.length)).toEqual(early);
+    expect(seen.filter((u) => u.includes('interval=24h')).length).toBeGreaterThan(early.length - 1);
   });
 });

@@ -1,10 +1,9 @@
 import { Alert, Button, Card, Group, SegmentedControl, Skeleton, Stack, Text, Title, useComputedColorScheme } from '@mantine/core';
 import type { LiveMeasurement, ReadingInterval, ReadingsResponse } from '@phasewatch/shared';
-import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { parameterLabel } from '@/features/devices/components/param-label';
 import { useLiveMeasurements } from '@/features/realtime/use-live-measurements';
-import { loadChunk } from '@/lib/lazy-chunk';
 import { useReadings } from '../api/get-readings';
 import {
   buildChartData,
@@ -16,25 +15,11 @@ import {
   mergeLive,
   withPrevious,
 } from '../chart-data';
+import { useChartComponent } from '../chart-module';
 import { type ChartSpec, chartParams } from '../chart-specs';
 import { bucketFormatter, formatChartValue } from '../format';
 import { useInView } from '../use-in-view';
 import { ReadingsTable } from './readings-table';
-
-/**
- * uPlot and the drawing code: a chunk of their own, never part of the dashboard's JavaScript. A page
- * with charts starts loading it as soon as this module is evaluated, beside the readings requests.
- */
-let chunk: ReturnType<typeof loadUplot> | null = null;
-const loadUplot = () => loadChunk(() => import('./uplot-chart'));
-export function preloadChart() {
-  chunk ??= loadUplot().catch((err: unknown) => {
-    chunk = null;
-    throw err;
-  });
-  return chunk;
-}
-const UplotChart = lazy(preloadChart);
 
 export interface ChartRange {
   from: number;
@@ -78,6 +63,7 @@ export function ChartCard({ deviceId, spec, range, timezone, limits, compare, he
   const [mode, setMode] = useState<'chart' | 'table'>('chart');
   const params = useMemo(() => chartParams(spec), [spec]);
   const readings = useReadings({ deviceId, ...range, params }, inView);
+  const UplotChart = useChartComponent(inView);
   const offset = spec.comparable ? compareOffset(compare, range.from) : 0;
   const prev = useReadings(
     { deviceId, from: range.from - offset, to: range.to - offset, interval: range.interval, params },
@@ -149,25 +135,25 @@ export function ChartCard({ deviceId, spec, range, timezone, limits, compare, he
     );
   } else if (mode === 'table') {
     body = <ReadingsTable data={data} labels={labels} formatValue={formatValue} formatBucket={formatBucket} caption={`${title}${unit}`} />;
+  } else if (!UplotChart) {
+    body = <Skeleton h={height + 28} role="status" aria-busy aria-label={t('app.loading')} />;
   } else {
     body = (
-      <Suspense fallback={<Skeleton h={height + 28} />}>
-        <UplotChart
-          spec={spec}
-          data={data}
-          previous={previous}
-          labels={labels}
-          span={[range.from, range.to]}
-          interval={range.interval}
-          timezone={timezone}
-          locale={i18n.language}
-          dark={dark}
-          limits={limits}
-          height={height}
-          formatValue={formatValue}
-          formatBucket={formatBucket}
-        />
-      </Suspense>
+      <UplotChart
+        spec={spec}
+        data={data}
+        previous={previous}
+        labels={labels}
+        span={[range.from, range.to]}
+        interval={range.interval}
+        timezone={timezone}
+        locale={i18n.language}
+        dark={dark}
+        limits={limits}
+        height={height}
+        formatValue={formatValue}
+        formatBucket={formatBucket}
+      />
     );
   }
 

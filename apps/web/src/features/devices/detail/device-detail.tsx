@@ -7,8 +7,9 @@ import { Link, Navigate, useLocation, useParams, useSearchParams } from 'react-r
 import { Page } from '@/components/page';
 import { paths } from '@/config/paths';
 import { useReadings } from '@/features/charts/api/get-readings';
+import { preloadChart } from '@/features/charts/chart-module';
 import { chartsFor } from '@/features/charts/chart-specs';
-import { ChartCard, preloadChart } from '@/features/charts/components/chart-card';
+import { ChartCard } from '@/features/charts/components/chart-card';
 import { useLiveDeviceStatus } from '@/features/realtime/use-live-measurements';
 import { ApiError } from '@/lib/api-client';
 import { storedTimezone } from '@/lib/auth-store';
