@@ -30,11 +30,18 @@ async function soak(ctx: BenchContext, dialect: 'sqlite' | 'postgres'): Promise<
     const pid = server.child.pid as number;
     const t0 = performance.now();
     const samples: [number, number][] = [];
-    const sampler = setInterval(() => samples.push([(performance.now() - t0) / 60_000, processUsage(pid).rssMb]), 5000);
+    const anon: [number, number][] = [];
+    const sampler = setInterval(() => {
+      const u = processUsage(pid);
+      const m = (performance.now() - t0) / 60_000;
+      samples.push([m, u.rssMb]);
+      anon.push([m, u.anonMb]);
+    }, 5000);
     const done = await loadgen.next();
     clearInterval(sampler);
     if (done.cmd !== 'done') throw new Error('unexpected message');
     const steady = samples.filter(([m]) => m >= 1);
+    const steadyAnon = anon.filter(([m]) => m >= 1);
     const e2e = done.e2eMs.sort((a, b) => a - b);
     const missing = Math.max(0, done.expected - done.received);
     ctx.report(
@@ -42,6 +49,14 @@ async function soak(ctx: BenchContext, dialect: 'sqlite' | 'postgres'): Promise<
       slope(steady),
       'MB/min',
       `from ${steady[0]?.[1].toFixed(0)} MB to ${steady[steady.length - 1]?.[1].toFixed(0)} MB (target: flat)`,
+    );
+    // File pages (SQLite's memory-mapped database, shared libraries) are page cache the kernel takes back;
+    // anonymous memory is the process's own.
+    ctx.report(
+      `${label}: anonymous RSS slope`,
+      slope(steadyAnon),
+      'MB/min',
+      `from ${steadyAnon[0]?.[1].toFixed(0)} MB to ${steadyAnon[steadyAnon.length - 1]?.[1].toFixed(0)} MB`,
     );
     ctx.report(`${label}: RSS max`, Math.max(...samples.map((s) => s[1])), 'MB');
     ctx.report(
