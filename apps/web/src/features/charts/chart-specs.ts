@@ -253,3 +253,16 @@ export function chartsFor(figures: DeviceFigures, view: PhaseView, present: read
 export function chartParams(spec: ChartSpec): string[] {
   return [...new Set([...spec.series.map((s) => s.param), ...(spec.stateBand ? [spec.stateBand] : [])])];
 }
+
+/**
+ * How many of a device page's charts start in its first screen, known before layout (the header, the
+ * device's summary and the range controls take ~770 px of a wide screen): the first row — two side by
+ * side from the `lg` breakpoint (75em), else one — and on a wide screen taller than ~1,180 px the second
+ * row too. These charts ask for their readings as the route matches and draw as soon as they arrive; the
+ * others wait until they come near the viewport.
+ */
+export function chartsInFirstScreen(): number {
+  if (typeof window === 'undefined' || typeof window.matchMedia !== 'function') return 2;
+  if (!window.matchMedia('(min-width: 75em)').matches) return 1;
+  return window.innerHeight >= 1180 ? 4 : 2;
+}

@@ -35,6 +35,12 @@ export interface ChartCardProps {
   limits: { warningLevel: number; criticalLevel: number } | null;
   compare: ComparePeriod;
   height?: number;
+  /** A chart of the first screen: asks for its readings and draws without waiting for the viewport. */
+  eager?: boolean;
+  /** False while the page above the chart is still loading (its height not yet final): not "near" yet. */
+  observe?: boolean;
+  /** Called once the chart has its data (the page then lets the charts further down load). */
+  onLoaded?: (id: string) => void;
 }
 
 /** The newest value of the chart's first series (a page test watches pushed readings move it). */
@@ -52,14 +58,26 @@ interface Merged {
 }
 
 /**
- * One chart of a device page: asks for its own parameters only, once it comes near the viewport; merges
- * the hub's pushed readings in without refetching; switches between the chart and a table of the same
- * numbers. Energy charts can draw the same span a day / week / year earlier behind.
+ * One chart of a device page: asks for its own parameters only, once it comes near the viewport (the
+ * first screen's at once); merges the hub's pushed readings in without refetching; switches between the
+ * chart and a table of the same numbers. Energy charts can draw the same span a day / week / year earlier
+ * behind. Until it comes near, a card is its title and a placeholder of the chart's height.
  */
-export function ChartCard({ deviceId, spec, range, timezone, limits, compare, height = 240 }: ChartCardProps) {
+export function ChartCard({
+  deviceId,
+  spec,
+  range,
+  timezone,
+  limits,
+  compare,
+  height = 240,
+  eager = false,
+  observe = true,
+  onLoaded,
+}: ChartCardProps) {
   const { t, i18n } = useTranslation();
   const dark = useComputedColorScheme('light') === 'dark';
-  const [ref, inView] = useInView<HTMLDivElement>();
+  const [ref, inView] = useInView<HTMLDivElement>('200px', eager, observe);
   const [mode, setMode] = useState<'chart' | 'table'>('chart');
   const params = useMemo(() => chartParams(spec), [spec]);
   const readings = useReadings({ deviceId, ...range, params }, inView);
@@ -95,6 +113,10 @@ export function ChartCard({ deviceId, spec, range, timezone, limits, compare, he
     return withPrevious(current, buildChartData(prev.data, spec), offset);
   }, [current, prev.data, prev.isPlaceholderData, offset, spec]);
   const data = compared?.data ?? current;
+  const hasData = data !== null;
+  useEffect(() => {
+    if (hasData) onLoaded?.(spec.id);
+  }, [hasData, onLoaded, spec.id]);
   const previous = compared?.previous ?? null;
 
   const labels = useMemo(
@@ -179,16 +201,18 @@ export function ChartCard({ deviceId, spec, range, timezone, limits, compare, he
             </Text>
           )}
         </Title>
-        <SegmentedControl
-          size="xs"
-          value={mode}
-          onChange={(v) => setMode(v as 'chart' | 'table')}
-          data={[
-            { value: 'chart', label: t('charts.viewChart') },
-            { value: 'table', label: t('charts.viewTable') },
-          ]}
-          aria-label={t('charts.viewAs', { title })}
-        />
+        {inView && (
+          <SegmentedControl
+            size="xs"
+            value={mode}
+            onChange={(v) => setMode(v as 'chart' | 'table')}
+            data={[
+              { value: 'chart', label: t('charts.viewChart') },
+              { value: 'table', label: t('charts.viewTable') },
+            ]}
+            aria-label={t('charts.viewAs', { title })}
+          />
+        )}
       </Group>
       {body}
     </Card>

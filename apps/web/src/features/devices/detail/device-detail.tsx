@@ -1,27 +1,26 @@
-import { Alert, Anchor, Badge, Button, Group, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
+import { Alert, Badge, Button, Group, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
 import { type Device, type DeviceKind, deviceDetailPath, deviceFigures, deviceKind, kindFigures } from '@phasewatch/shared';
 import { IconEdit, IconEye, IconWifiOff } from '@tabler/icons-react';
-import { type ReactNode, useEffect, useMemo, useRef } from 'react';
+import { lazy, type ReactNode, Suspense, startTransition, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useLocation, useParams, useSearchParams } from 'react-router';
 import { Page } from '@/components/page';
 import { paths } from '@/config/paths';
 import { useReadings } from '@/features/charts/api/get-readings';
 import { preloadChart } from '@/features/charts/chart-module';
-import { chartsFor } from '@/features/charts/chart-specs';
+import { chartsFor, chartsInFirstScreen } from '@/features/charts/chart-specs';
 import { ChartCard } from '@/features/charts/components/chart-card';
+import { useInView } from '@/features/charts/use-in-view';
 import { useLiveDeviceStatus } from '@/features/realtime/use-live-measurements';
 import { ApiError } from '@/lib/api-client';
 import { storedTimezone } from '@/lib/auth-store';
 import { effectiveTimezone } from '@/lib/dates';
+import { loadChunk } from '@/lib/lazy-chunk';
 import { useDevice } from '../api/get-device';
 import { LiveValuesCard } from '../components/live-values-card';
 import { BaseLoadCard } from './base-load-card';
 import { rangeOf, readSelection, writeSelection } from './chart-range';
-import { DeleteDevice } from './delete-device';
 import { EnergyPanel } from './energy-panel';
-import { LimitsForm } from './limits-form';
-import { MeterValueForm } from './meter-value-form';
 import { RangeControls } from './range-controls';
 
 /**
@@ -77,8 +76,8 @@ export function DeviceDetail({ kind }: { kind: DeviceKind }) {
             </SimpleGrid>
           </Stack>
         )}
-        <DeviceCharts deviceId={deviceId} kind={kind} limits={d ? d.limits : null} />
-        {d && <DeviceSettings device={d} />}
+        <DeviceCharts deviceId={deviceId} kind={kind} limits={d ? d.limits : null} summaryShown={!!d} />
+        {d && <DeferredSettings device={d} />}
       </>
     );
   }
@@ -127,7 +126,18 @@ function DeviceSummary({ device: d }: { device: Device }) {
 }
 
 /** The range controls and the charts of the chosen view; they need only the device's id and type family. */
-function DeviceCharts({ deviceId, kind, limits }: { deviceId: number; kind: DeviceKind; limits: Device['limits'] | null }) {
+function DeviceCharts({
+  deviceId,
+  kind,
+  limits,
+  summaryShown,
+}: {
+  deviceId: number;
+  kind: DeviceKind;
+  limits: Device['limits'] | null;
+  /** The device's summary is drawn above (not its loading placeholder): the charts are where they stay. */
+  summaryShown: boolean;
+}) {
   const { t } = useTranslation();
   const figures = kindFigures(kind);
   const timezone = effectiveTimezone(storedTimezone());
@@ -148,7 +158,20 @@ function DeviceCharts({ deviceId, kind, limits }: { deviceId: number; kind: Devi
         .map(([p]) => p),
     [present.data],
   );
-  const charts = chartsFor(figures, figures.phaseViews.length ? sel.view : 'summary', sent);
+  // Kept across renders: a chart card rebuilds its data (and redraws) when its spec changes.
+  const view = figures.phaseViews.length ? sel.view : 'summary';
+  const charts = useMemo(() => chartsFor(figures, view, sent), [figures, view, sent]);
+  // The charts the route's prefetch asked for (the first screen's) draw at once; the others when they
+  // come near the viewport, looked for once the summary and the first charts are in place (before, the
+  // placeholders above them are of other heights and would bring them "near" for a moment).
+  const [eager] = useState(chartsInFirstScreen);
+  const [loaded, setLoaded] = useState<ReadonlySet<string>>(() => new Set());
+  const onLoaded = useCallback((id: string) => setLoaded((s) => (s.has(id) ? s : new Set(s).add(id))), []);
+  const [settled, setSettled] = useState(false);
+  const firstLoaded = charts.slice(0, eager).every((spec) => loaded.has(spec.id));
+  useEffect(() => {
+    if (summaryShown && firstLoaded) setSettled(true);
+  }, [summaryShown, firstLoaded]);
 
   return (
     <>
@@ -175,8 +198,11 @@ function DeviceCharts({ deviceId, kind, limits }: { deviceId: number; kind: Devi
         </Text>
       ) : (
         <SimpleGrid cols={{ base: 1, lg: 2 }} data-charts>
-          {charts.map((spec) => (
+          {charts.map((spec, i) => (
             <ChartCard
+              eager={i < eager}
+              observe={settled}
+              onLoaded={i < eager ? onLoaded : undefined}
               key={`${spec.id}-${String(sel.view)}`}
               deviceId={deviceId}
               spec={spec}
@@ -192,24 +218,33 @@ function DeviceCharts({ deviceId, kind, limits }: { deviceId: number; kind: Devi
   );
 }
 
-/** Limit values, the meter value and delete. */
-function DeviceSettings({ device: d }: { device: Device }) {
+const loadSettings = () => import('./device-settings');
+const SettingsChunk = lazy(() => loadChunk(loadSettings).then((m) => ({ default: m.DeviceSettings })));
+
+/**
+ * Limit values, the meter value and delete, below the charts: their forms (and their chunk) are not part
+ * of the first screen. They render when the browser is first idle (requestIdleCallback, then a React
+ * transition: rendered in slices that input and the charts' data interrupt), or at once when the user
+ * scrolls near them.
+ */
+function DeferredSettings({ device }: { device: Device }) {
   const { t } = useTranslation();
-  const figures = deviceFigures(d.typeCode);
-  const timezone = effectiveTimezone(storedTimezone());
+  const [ref, near] = useInView<HTMLDivElement>('400px');
+  const [idle, setIdle] = useState(false);
+  useEffect(() => {
+    const go = () => startTransition(() => setIdle(true));
+    if (typeof window.requestIdleCallback === 'function') {
+      const h = window.requestIdleCallback(go, { timeout: 2000 });
+      return () => window.cancelIdleCallback(h);
+    }
+    const h = window.setTimeout(go, 200);
+    return () => window.clearTimeout(h);
+  }, []);
+  const placeholder = <Skeleton h={240} role="status" aria-busy aria-label={t('app.loading')} />;
+  if (!near && !idle) return <div ref={ref}>{placeholder}</div>;
   return (
-    <>
-      <SimpleGrid cols={{ base: 1, md: figures.limits ? 2 : 1 }}>
-        {figures.limits && <LimitsForm device={d} />}
-        {figures.meterValue && <MeterValueForm device={d} />}
-      </SimpleGrid>
-      <DeleteDevice device={d} />
-      <Text size="xs" c="dimmed">
-        {t('detail.timezoneNote', { zone: timezone })}{' '}
-        <Anchor component={Link} to={paths.profile} size="xs" underline="always">
-          {t('nav.profile')}
-        </Anchor>
-      </Text>
-    </>
+    <Suspense fallback={placeholder}>
+      <SettingsChunk device={device} />
+    </Suspense>
   );
 }

@@ -1,21 +1,17 @@
-import { type DeviceKind, kindFigures } from '@phasewatch/shared';
+import { type DeviceKind, kindFigures, parameterInfo, type ReadingsResponse } from '@phasewatch/shared';
 import type { QueryClient } from '@tanstack/react-query';
-import { readingsQueryOptions } from '@/features/charts/api/get-readings';
+import { getReadings, readingsQueryOptions } from '@/features/charts/api/get-readings';
 import { preloadChart } from '@/features/charts/chart-module';
-import { chartParams, chartsFor } from '@/features/charts/chart-specs';
+import { chartParams, chartsFor, chartsInFirstScreen } from '@/features/charts/chart-specs';
 import { authStore, storedTimezone } from '@/lib/auth-store';
 import { effectiveTimezone } from '@/lib/dates';
 import { deviceQueryOptions } from '../api/get-device';
+import { deviceEnergyQueryOptions } from '../api/get-device-energy';
 import { rangeOf, readSelection } from './chart-range';
 
-/** Charts in the first screen: two rows of two from the `lg` breakpoint (75em), else two rows of one. */
-function chartsInFirstScreen(): number {
-  return typeof window !== 'undefined' && window.matchMedia?.('(min-width: 75em)').matches ? 4 : 2;
-}
-
 /**
- * Starts what a device page needs first — the device, the readings of the charts in the first screen and
- * the chart chunk — as soon as the route matches, before React has rendered the page: they then run
+ * Starts what a device page needs first — the device, its energy figures, the readings of the charts in
+ * the first screen and the chart chunk — as soon as the route matches, before React has rendered the page: they then run
  * beside the page's own JavaScript and first render instead of after them. The page's queries find them
  * in the cache (the same keys), so nothing is asked twice. Only the first charts: the others load when
  * they come near the viewport, as before. Signed out, nothing is asked (the page sends the user to sign in).
@@ -29,6 +25,8 @@ export function prefetchDevicePage(
 ): void {
   if (!authStore.getToken() || !Number.isInteger(deviceId) || deviceId <= 0) return;
   void client.prefetchQuery(deviceQueryOptions(deviceId));
+  // The energy figures of the summary (every kind shows them): asked beside the device, not after it.
+  void client.prefetchQuery(deviceEnergyQueryOptions(deviceId));
   // The chart code too (a failure shows when a chart asks for it again).
   preloadChart().catch(() => {});
   const figures = kindFigures(kind);
@@ -42,8 +40,30 @@ export function prefetchDevicePage(
     void client.prefetchQuery(readingsQueryOptions({ ...span, interval: '24h' }));
     return;
   }
-  const charts = chartsFor(figures, figures.phaseViews.length ? sel.view : 'summary');
-  for (const spec of charts.slice(0, chartsInFirstScreen())) {
-    void client.prefetchQuery(readingsQueryOptions({ ...span, interval: range.interval, params: chartParams(spec) }));
+  const charts = chartsFor(figures, figures.phaseViews.length ? sel.view : 'summary').slice(0, chartsInFirstScreen());
+  // The first screen's charts of instantaneous parameters share one request: an answer's buckets are the
+  // stored ones whatever instantaneous parameters are asked, and each series depends on its parameter
+  // only, so the answer split per chart is what each chart alone would get. (A counter's buckets also
+  // depend on which counters are asked, gaps spread over: those charts ask alone.)
+  const instant = charts.filter((spec) => chartParams(spec).every((p) => parameterInfo(p)?.kind !== 'counter'));
+  const shared =
+    instant.length > 1 ? getReadings({ ...span, interval: range.interval, params: [...new Set(instant.flatMap(chartParams))] }) : null;
+  shared?.catch(() => {});
+  for (const spec of charts) {
+    const params = chartParams(spec);
+    const options = readingsQueryOptions({ ...span, interval: range.interval, params });
+    if (shared && instant.includes(spec))
+      void client.prefetchQuery({ ...options, queryFn: () => shared.then((r) => pickSeries(r, params)) });
+    else void client.prefetchQuery(options);
   }
+}
+
+/** The answer for some of its parameters only (those the device sent; the same buckets). */
+export function pickSeries(res: ReadingsResponse, params: readonly string[]): ReadingsResponse {
+  const series: ReadingsResponse['series'] = {};
+  for (const p of params) {
+    const s = res.series[p];
+    if (s) series[p] = s;
+  }
+  return { ...res, series };
 }
