@@ -12,8 +12,10 @@ import type { BenchContext } from './run.js';
  * The device page in Chromium against the built server:
  * - a year of 15-minute data (35,040 buckets × 3 voltage series) drawn by the page's chart vs uPlot alone
  *   given the same arrays in the same page (target: ≤ 2×);
- * - opening the energy detail page with a year selected until its first charts are drawn and the page
- *   answers input (target: ≤ 1 s);
+ * - opening the energy detail page with a year selected until it is interactive (interactiveAt: the first
+ *   screen's charts drawn, nothing in view loading, then 50 ms of idle main thread), as a user of the app
+ *   opens it: from the dashboard of an open, signed-in tab (target: ≤ 1 s); also as a document load in an
+ *   open tab and in a new tab (which adds Chromium's start of a tab), and at 15-minute buckets;
  * - the gzipped size of the chart chunk (not part of the dashboard's initial JavaScript).
  * The data: a simulated household meter (the demo fleet's model) stepped every 15 minutes for a year,
  * ingested over HTTP like any device, so the 15-minute rollups hold what the demo's would.
@@ -113,19 +115,75 @@ async function bareUplotTimes(page: Page, url: string): Promise<{ times: number[
   );
 }
 
-/** From navigation start until the charts in view are drawn and the page answers a frame and a task. */
-async function openTime(page: Page, url: string): Promise<number> {
-  await page.goto(url);
+/**
+ * "Interactive", checked in the page: the first two charts and every chart whose card starts in the
+ * viewport are drawn with their data, nothing in the viewport is still a loading placeholder
+ * (`aria-busy`), and then the main thread stays idle for 50 ms (a chain of message-channel pings none of
+ * which waits more than 12 ms, i.e. no task or frame longer than that in between). The time returned is the
+ * start of that quiet window, on the page's `performance.now()` clock.
+ */
+export async function interactiveAt(page: Page): Promise<number> {
   await page.waitForFunction(() => {
-    const cards = [...document.querySelectorAll('[data-chart]')].slice(0, 2);
-    return cards.length === 2 && cards.every((c) => Number(c.querySelector('[data-chart-drawn]')?.getAttribute('data-chart-drawn')) > 0);
+    const h = window.innerHeight;
+    const cards = [...document.querySelectorAll('[data-chart]')];
+    if (cards.length < 2) return false;
+    // (No named helper functions in here: the bench's TypeScript loader would wrap them in a helper the page lacks.)
+    const pending = cards.filter(
+      (c, i) =>
+        (i < 2 || c.getBoundingClientRect().top < h) &&
+        !(Number(c.querySelector('[data-chart-drawn]')?.getAttribute('data-chart-drawn')) > 0),
+    );
+    if (pending.length > 0) return false;
+    return ![...document.querySelectorAll('[aria-busy="true"]')].some((el) => {
+      const r = el.getBoundingClientRect();
+      return r.height > 0 && r.bottom > 0 && r.top < h;
+    });
   });
   return page.evaluate(
     () =>
       new Promise<number>((resolve) => {
-        requestAnimationFrame(() => setTimeout(() => resolve(performance.now()), 0));
+        const ch = new MessageChannel();
+        let last = performance.now();
+        let quietFrom = last;
+        ch.port1.onmessage = () => {
+          const now = performance.now();
+          if (now - last > 12) quietFrom = now;
+          last = now;
+          if (now - quietFrom >= 50) {
+            ch.port1.close();
+            resolve(quietFrom);
+          } else ch.port2.postMessage(0);
+        };
+        ch.port2.postMessage(0);
       }),
   );
+}
+
+/** A fresh load of the dashboard, its device list shown and the page idle, as a user would read it. */
+export async function openDashboard(page: Page): Promise<void> {
+  await page.goto('/dashboard');
+  await page.locator('[data-device-row], [data-device-card]').first().waitFor();
+  await page.waitForTimeout(1000);
+}
+
+/**
+ * In-app navigation in an open, signed-in tab (what following a link inside the app does: React Router
+ * sees the history entry change; no document load): from that moment until interactive.
+ */
+export async function navigateTime(page: Page, url: string): Promise<number> {
+  const t0 = await page.evaluate((u) => {
+    const t = performance.now();
+    history.pushState(null, '', u);
+    dispatchEvent(new PopStateEvent('popstate'));
+    return t;
+  }, url);
+  return (await interactiveAt(page)) - t0;
+}
+
+/** A document load of the URL in the open tab (typed address, bookmark, reload): navigation start → interactive. */
+export async function loadTime(page: Page, url: string): Promise<number> {
+  await page.goto(url);
+  return interactiveAt(page);
 }
 
 export default async function devicePage(ctx: BenchContext) {
@@ -181,29 +239,79 @@ export default async function devicePage(ctx: BenchContext) {
     ctx.report(`uPlot alone: ${bare.points} points × ${bare.series} series`, base, 'ms', 'median of 5, same page');
     ctx.report('energy detail voltage chart, same arrays', ours, 'ms', `${(ours / base).toFixed(2)}× uPlot alone (target ≤ 2×)`);
 
-    // 2. Opening the device page with a year selected (first open, then warm opens).
+    // 2. Opening the device page with a year selected. A new page of the same signed-in context each
+    // time (nothing of the device page in its memory; assets in the HTTP cache as after any earlier visit).
     const year = `/device-energy-details/${device.id}?from=${fromDate}&to=${toDate}`;
-    const cold = await openTime(await context.newPage(), year);
-    const warm: number[] = [];
-    for (let i = 0; i < 3; i++) {
-      const p = await context.newPage();
-      warm.push(await openTime(p, year));
-      await p.close();
-    }
+    const opens = async <T>(n: number, f: (p: Page) => Promise<T>) => {
+      const out: T[] = [];
+      for (let i = 0; i < n; i++) {
+        const p = await context.newPage();
+        p.setDefaultTimeout(60_000);
+        out.push(await f(p));
+        await p.close();
+      }
+      return out;
+    };
+    const fromDashboard =
+      (url: string) =>
+      async (p: Page): Promise<[number, number]> => {
+        await openDashboard(p);
+        const first = await navigateTime(p, url);
+        await p.goBack();
+        await p.locator('[data-device-row], [data-device-card]').first().waitFor();
+        await p.waitForTimeout(500);
+        return [first, await navigateTime(p, url)];
+      };
+    const pairs = await opens(3, fromDashboard(year));
+    const firstOpen = pairs.map((x) => x[0]);
+    const again = pairs.map((x) => x[1]);
+    const what = 'dashboard loaded and idle 1 s, in-app navigation → first-screen charts drawn, 50 ms idle';
     ctx.report(
-      'open energy detail, last 365 days (daily buckets), first',
-      cold,
+      'open energy detail, 365 days daily, from the dashboard',
+      median(firstOpen),
       'ms',
-      'navigation → first charts drawn + idle (target ≤ 1000 ms)',
+      `target ≤ 1000 ms; median of 3 (${firstOpen.map((x) => x.toFixed(0)).join(', ')}): ${what}`,
     );
-    ctx.report('open energy detail, last 365 days (daily buckets), median', median(warm), 'ms', 'of 3 more opens');
-    const fine: number[] = [];
-    for (let i = 0; i < 3; i++) {
-      const p = await context.newPage();
-      fine.push(await openTime(p, detail));
-      await p.close();
-    }
-    ctx.report('open energy detail, last 365 days at 15 min, median', median(fine), 'ms', '35,040 buckets per chart (of 3 opens)');
+    ctx.report(
+      '  … opened again in that tab',
+      median(again),
+      'ms',
+      `median of 3 (${again.map((x) => x.toFixed(0)).join(', ')}); its code loaded, its readings in the page's cache (5 min)`,
+    );
+    const loads = await opens(3, async (p) => {
+      await openDashboard(p);
+      return loadTime(p, year);
+    });
+    ctx.report(
+      '  … loaded as a document in an open tab',
+      median(loads),
+      'ms',
+      `median of 3 (${loads.map((x) => x.toFixed(0)).join(', ')}); address typed or reload: navigation start → interactive`,
+    );
+    const newTabs = await opens(3, (p) => loadTime(p, year));
+    ctx.report(
+      '  … loaded in a new tab',
+      median(newTabs),
+      'ms',
+      `median of 3 (${newTabs.map((x) => x.toFixed(0)).join(', ')}); adds Chromium's start of a tab and renderer`,
+    );
+    const fine = (await opens(3, fromDashboard(detail))).map((x) => x[0]);
+    ctx.report(
+      'open energy detail, 365 days at 15 min, from the dashboard',
+      median(fine),
+      'ms',
+      `median of 3 (${fine.map((x) => x.toFixed(0)).join(', ')}); 35,040 buckets per chart`,
+    );
+    const fineLoads = await opens(3, async (p) => {
+      await openDashboard(p);
+      return loadTime(p, detail);
+    });
+    ctx.report(
+      '  … loaded as a document in an open tab',
+      median(fineLoads),
+      'ms',
+      `median of 3 (${fineLoads.map((x) => x.toFixed(0)).join(', ')})`,
+    );
 
     // 3. The chart chunk (uPlot + drawing code), loaded only by device pages.
     for (const prefix of ['uplot-chart-', 'device-details-']) {
