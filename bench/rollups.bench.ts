@@ -1,4 +1,5 @@
-import { bucketEnergy, localDayStarts, type ReadingsResponse, zonedTimeToUtc } from '@phasewatch/shared';
+import { bucketEnergy, localDayStarts, zonedTimeToUtc } from '@phasewatch/shared';
+import type { ReadingsColumns } from '../apps/server/src/modules/readings/readings.json.js';
 import type { BenchContext } from './run.js';
 import { devicesOf, footprintOf, perReading, v1Footprint } from './support/footprint.js';
 import { BENCH_PARAMS, benchApp, benchReadings } from './telemetry-fixtures.js';
@@ -39,16 +40,19 @@ async function timed<T>(runs: number, fn: () => Promise<T>): Promise<{ ms: numbe
   return { ms: times[Math.floor(times.length / 2)] as number, value };
 }
 
+/** A figure of an answer column, 0 where it has none (NaN: null in the JSON). */
+const orZero = (x: number | undefined) => (x === undefined || Number.isNaN(x) ? 0 : x);
+
 /** The first difference between two answers (exact comparison of every number), or null. */
-function firstMismatch(a: ReadingsResponse, b: ReadingsResponse): string | null {
+function firstMismatch(a: ReadingsColumns, b: ReadingsColumns): string | null {
   if (a.ts.length !== b.ts.length) return `bucket count ${a.ts.length} vs ${b.ts.length}`;
   for (let i = 0; i < a.ts.length; i++) if (a.ts[i] !== b.ts[i]) return `ts[${i}] ${a.ts[i]} vs ${b.ts[i]}`;
   for (const [p, s] of Object.entries(a.series)) {
     const t = b.series[p] as Record<string, unknown> | undefined;
     if (!t) return `${p} missing from raw answer`;
     for (const [k, v] of Object.entries(s)) {
-      if (!Array.isArray(v)) continue;
-      const w = t[k] as unknown[];
+      if (!(v instanceof Float64Array)) continue;
+      const w = t[k] as Float64Array;
       for (let i = 0; i < v.length; i++) {
         if (!Object.is(v[i], w[i]))
           return `${p}.${k}[${i}] (bucket ${new Date(a.ts[i] ?? 0).toISOString()}): rollups ${v[i]} vs raw ${w[i]}`;
@@ -90,13 +94,13 @@ async function oneDialect(ctx: BenchContext, dialect: 'sqlite' | 'postgres', ste
       rows.map((r) => ({ ts: r.ts, value: r.values.eai1 as number })),
       edges,
     ).energy;
-    const delta = (daily.series.eai1 as { delta: (number | null)[] }).delta;
+    const delta = (daily.series.eai1 as { delta: Float64Array }).delta;
     let worstEnergy = 0;
     edges.slice(0, -1).forEach((_, i) => {
-      worstEnergy = Math.max(worstEnergy, Math.abs((delta[i] ?? 0) - (expected[i] ?? 0)));
+      worstEnergy = Math.max(worstEnergy, Math.abs(orZero(delta[i]) - (expected[i] ?? 0)));
     });
     const q15 = await telemetry.readings.readings(app.deviceId, TZ, { from, to, interval: '15m', params: ['vave1'] });
-    const avg = (q15.series.vave1 as { avg: (number | null)[] }).avg;
+    const avg = (q15.series.vave1 as { avg: Float64Array }).avg;
     let worstAvg = 0;
     let j = 0;
     q15.ts.forEach((bucket, i) => {
@@ -107,7 +111,7 @@ async function oneDialect(ctx: BenchContext, dialect: 'sqlite' | 'postgres', ste
         count++;
         j++;
       }
-      worstAvg = Math.max(worstAvg, Math.abs((avg[i] ?? 0) - sum / count));
+      worstAvg = Math.max(worstAvg, Math.abs(orZero(avg[i]) - sum / count));
     });
     // Averages are answered to 2 decimals (V), energy to 1 mWh.
     if (delta.length !== edges.length - 1 || worstEnergy > 1e-6 || worstAvg > 0.005 + 1e-9) {

@@ -51,7 +51,7 @@ function spread(samples: readonly CounterSample[], edges: readonly number[]) {
   return spreadEnergy(edges, runs, before, after, RULES);
 }
 
-const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
+const sum = (xs: ArrayLike<number>) => Array.from(xs).reduce((a, b) => a + b, 0);
 
 /** A small seeded generator (tests must be repeatable). */
 function lcg(seed: number) {
@@ -140,7 +140,7 @@ describe('energy of a span is E(b) − E(a)', () => {
     e.energy.forEach((x) => {
       expect(x).toBeCloseTo(1, 12);
     });
-    expect(e.estimated).toEqual([false, true, true, true, true, true, true, false]);
+    expect(Array.from(e.estimated, Boolean)).toEqual([false, true, true, true, true, true, true, false]);
     expect(bucketEnergy(samples, edges).estimated).toEqual(e.estimated);
     // A gap without energy (the device was off and so was the load) estimates nothing.
     const idle = spread(

@@ -216,8 +216,9 @@ export interface CounterState {
 
 /** Energy per bucket and the buckets whose figure is an estimate over a gap. */
 export interface SpreadEnergy {
-  energy: number[];
-  estimated: boolean[];
+  energy: Float64Array;
+  /** 1 where the bucket's figure is an estimate. */
+  estimated: Uint8Array;
 }
 
 /**
@@ -234,8 +235,9 @@ export function spreadEnergy(
   rules: CounterRules,
 ): SpreadEnergy {
   const nb = Math.max(0, edges.length - 1);
-  const energy = new Array<number>(nb).fill(0);
-  const estimated = new Array<boolean>(nb).fill(false);
+  // Typed columns: a year of quarter-hours as JS arrays would be two large heap objects per counter.
+  const energy = new Float64Array(nb);
+  const estimated = new Uint8Array(nb);
   if (nb === 0) return { energy, estimated };
   const lo = edges[0] as number;
   const hi = edges[nb] as number;
@@ -253,7 +255,7 @@ export function spreadEnergy(
       const overlap = Math.min(b, t1) - Math.max(a, t0);
       if (overlap <= 0) continue;
       energy[k] = (energy[k] as number) + (overlap === t1 - t0 ? e : (e * overlap) / (t1 - t0));
-      if (long) estimated[k] = true;
+      if (long) estimated[k] = 1;
     }
   };
 
@@ -284,7 +286,7 @@ export function spreadEnergy(
       top = tops[k] as number;
     }
     energy[k] = (energy[k] as number) + internal;
-    if ((gaps[k] as number) > rules.gapLimitMs && internal > 0) estimated[k] = true;
+    if ((gaps[k] as number) > rules.gapLimitMs && internal > 0) estimated[k] = 1;
     has = true;
     lastTs = lastTss[k] as number;
     last = lasts[k] as number;
@@ -331,19 +333,20 @@ export function bucketEnergy(samples: readonly CounterSample[], edges: readonly 
     const ca = cum[i - 1] as number;
     return ca + (((cum[i] as number) - ca) * (t - a.ts)) / (b.ts - a.ts);
   };
-  const energy: number[] = [];
-  const estimated: boolean[] = [];
-  for (let k = 0; k + 1 < edges.length; k++) {
+  const nb = Math.max(0, edges.length - 1);
+  const energy = new Float64Array(nb);
+  const estimated = new Uint8Array(nb);
+  for (let k = 0; k < nb; k++) {
     const a = edges[k] as number;
     const b = edges[k + 1] as number;
-    energy.push(at(b) - at(a));
+    energy[k] = at(b) - at(a);
     let est = false;
     for (let i = 1; i < samples.length; i++) {
       const p = samples[i - 1] as CounterSample;
       const s = samples[i] as CounterSample;
       if (s.ts - p.ts > rules.gapLimitMs && (cum[i] as number) > (cum[i - 1] as number) && p.ts < b && s.ts > a) est = true;
     }
-    estimated.push(est);
+    estimated[k] = est ? 1 : 0;
   }
   return { energy, estimated };
 }

@@ -16,7 +16,6 @@ import {
   localDate,
   type NotificationSettings,
   notificationSettingsSchema,
-  type ReadingsResponse,
   type UpdateDeviceRequest,
 } from '@phasewatch/shared';
 import type { Updateable } from 'kysely';
@@ -25,6 +24,7 @@ import type { EventBus } from '../../events/bus.js';
 import { keyedError } from '../../http/errors.js';
 import type { DeviceRow, DevicesTable } from '../../storage/schema.js';
 import { serverDate } from '../accounts/accounts.service.js';
+import type { ReadingsColumns } from '../readings/readings.json.js';
 import type { LatestRawReading } from '../readings/readings.latest.js';
 import type { ReadingsRepository } from '../readings/readings.repository.js';
 import type { ReadingsQueryInput, ReadingsService } from '../readings/readings.service.js';
@@ -185,7 +185,7 @@ export class DevicesService {
     this.events.emit('deviceDeleted', { deviceId: id, userId });
   }
 
-  async readingsOf(userId: number, id: number, q: ReadingsQueryInput): Promise<ReadingsResponse> {
+  async readingsOf(userId: number, id: number, q: ReadingsQueryInput): Promise<ReadingsColumns> {
     await this.own(userId, id);
     const tz = (await this.repo.userTimezone(userId))?.timezone ?? FALLBACK_TIMEZONE;
     return this.readings.readings(id, tz, q);

@@ -9,20 +9,19 @@ import {
   PARAMETER_NAMES,
   parameterInfo,
   type ReadingInterval,
-  type ReadingsResponse,
   RUN_FIELDS,
   type RunColumns,
   type RunColumnsLike,
   roundEnergy,
   runEnergy,
   runOf,
-  type Series,
   spreadEnergy,
   startOfLocalDay,
   startOfLocalMonth,
   startOfLocalYear,
   stepEnergy,
 } from '@phasewatch/shared';
+import type { ReadingsColumns, SeriesColumns } from './readings.json.js';
 import { endOfDay, type ReadingsRepository } from './readings.repository.js';
 import {
   concatLevels,
@@ -71,22 +70,23 @@ function alignedFrom(from: number, interval: ReadingInterval, tz: string): numbe
 }
 
 /** Bucket edges of a query: every bucket start from `from` while before `to`, then the end of the last one. */
-function gridOf(from: number, to: number, interval: Exclude<ReadingInterval, 'raw'>, tz: string): number[] {
+function gridOf(from: number, to: number, interval: Exclude<ReadingInterval, 'raw'>, tz: string): ArrayLike<number> {
   if (interval === '24h') {
     const days = localDayStarts(from, to, tz);
     return [...days, endOfDay(days[days.length - 1] ?? from, tz)];
   }
   const width = interval === '1h' ? H1 : interval === '30m' ? 2 * M15 : M15;
-  const edges: number[] = [];
-  for (let t = from; t < to; t += width) edges.push(t);
-  edges.push((edges[edges.length - 1] ?? from) + width);
+  const n = Math.max(0, Math.ceil((to - from) / width));
+  if (n === 0) return [from + width];
+  const edges = new Float64Array(n + 1);
+  for (let i = 0; i <= n; i++) edges[i] = from + i * width;
   return edges;
 }
 
 /** A level's runs placed on a grid: `at[i]` is the level bucket at grid position i (-1: none). */
-function gridRuns(runs: RunColumns, at: readonly number[]): RunColumnsLike {
+function gridRuns(runs: RunColumns, at: ArrayLike<number>): RunColumnsLike {
   // Every grid bucket is level bucket i (a dense range): the level's columns are the grid's.
-  if (runs.firstTs.length === at.length && at.every((k, i) => k === i)) return runs;
+  if (runs.firstTs.length === at.length && Array.prototype.every.call(at, (k: number, i: number) => k === i)) return runs;
   const out = {} as Record<(typeof RUN_FIELDS)[number], Float64Array>;
   for (const f of RUN_FIELDS) {
     const src = runs[f];
@@ -101,7 +101,7 @@ function gridRuns(runs: RunColumns, at: readonly number[]): RunColumnsLike {
 }
 
 /** Parent of a bucket among `edges` (sorted): the last edge at or before it. Successive calls must not go back. */
-function edgeFinder(edges: readonly number[]): (t: number) => number {
+function edgeFinder(edges: ArrayLike<number>): (t: number) => number {
   let e = 0;
   return (t) => {
     while (e + 1 < edges.length && t >= (edges[e + 1] as number)) e++;
@@ -141,7 +141,7 @@ export class ReadingsService {
     }
   }
 
-  async readings(deviceId: number, tz: string, q: ReadingsQueryInput): Promise<ReadingsResponse> {
+  async readings(deviceId: number, tz: string, q: ReadingsQueryInput): Promise<ReadingsColumns> {
     if (q.interval === 'raw') return this.rawReadings(deviceId, tz, q);
     if (q.interval === '24h') await this.ensureDays(deviceId, tz);
     return this.atWatermark(deviceId, (w) => this.bucketed(deviceId, tz, q, w));
@@ -153,7 +153,7 @@ export class ReadingsService {
    * What a store without rollups would have to do on every request: the rollups benchmark times it
    * against `readings`, and a mismatch there means stored rollups drifted.
    */
-  async readingsFromRaw(deviceId: number, tz: string, q: ReadingsQueryInput & { params: string[] }): Promise<ReadingsResponse> {
+  async readingsFromRaw(deviceId: number, tz: string, q: ReadingsQueryInput & { params: string[] }): Promise<ReadingsColumns> {
     if (q.interval === 'raw') return this.rawReadings(deviceId, tz, q);
     return this.bucketed(deviceId, tz, q, RAW_ONLY);
   }
@@ -172,7 +172,7 @@ export class ReadingsService {
   private async levelFor(
     deviceId: number,
     interval: Exclude<ReadingInterval, 'raw'>,
-    edges: readonly number[],
+    edges: ArrayLike<number>,
     ps: ParamSet,
     w: number,
     tz: string,
@@ -243,7 +243,7 @@ export class ReadingsService {
     return PARAMETER_NAMES.filter((p) => found.has(p));
   }
 
-  private async bucketed(deviceId: number, tz: string, q: ReadingsQueryInput, w: number): Promise<ReadingsResponse> {
+  private async bucketed(deviceId: number, tz: string, q: ReadingsQueryInput, w: number): Promise<ReadingsColumns> {
     const interval = q.interval as Exclude<ReadingInterval, 'raw'>;
     const from = alignedFrom(q.from, interval, tz);
     const edges = gridOf(from, q.to, interval, tz);
@@ -265,30 +265,33 @@ export class ReadingsService {
     from: number,
     to: number,
     tz: string,
-    edges: readonly number[],
+    edges: ArrayLike<number>,
     level: Level,
     ps: ParamSet,
     params: readonly string[],
     before: Map<string, CounterRun>,
     after: Map<string, { ts: number; value: number }>,
-  ): ReadingsResponse {
+  ): ReadingsColumns {
     const nb = edges.length - 1;
     // Grid position of each level bucket.
-    const at = new Array<number>(nb).fill(-1);
+    const at = new Int32Array(Math.max(0, nb)).fill(-1);
     let g = 0;
-    level.bucket.forEach((b, k) => {
+    const buckets = level.bucket;
+    for (let k = 0; k < buckets.length; k++) {
+      const b = buckets[k] as number;
       while (g < nb && (edges[g] as number) < b) g++;
       if (edges[g] === b) at[g] = k;
-    });
+    }
     const spreads = ps.counter.map((c, j) => {
       const runs = gridRuns(level.runs[j] as RunColumns, at);
       return { runs, ...spreadEnergy(edges, runs, before.get(c) ?? null, after.get(c) ?? null, this.rules) };
     });
-    const keep: number[] = [];
+    const keep = new Int32Array(Math.max(0, nb));
+    let len = 0;
     for (let i = 0; i < nb; i++) {
-      if ((at[i] as number) >= 0 || spreads.some((s) => (s.energy[i] as number) > 0 || s.estimated[i])) keep.push(i);
+      if ((at[i] as number) >= 0 || spreads.some((s) => (s.energy[i] as number) > 0 || s.estimated[i] === 1)) keep[len++] = i;
     }
-    const series: Record<string, Series> = {};
+    const series: Record<string, SeriesColumns> = {};
     for (const p of params) {
       const info = parameterInfo(p);
       const unit = info?.unit ?? '';
@@ -296,11 +299,14 @@ export class ReadingsService {
       if (jc >= 0) {
         const s = spreads[jc] as (typeof spreads)[number];
         const estimated: number[] = [];
-        const delta = keep.map((i, o) => {
-          if (s.estimated[i]) estimated.push(o);
+        const delta = new Float64Array(len);
+        for (let o = 0; o < len; o++) {
+          const i = keep[o] as number;
+          const est = s.estimated[i] === 1;
+          if (est) estimated.push(o);
           const e = s.energy[i] as number;
-          return e === 0 && Number.isNaN(s.runs.firstTs[i] as number) && !s.estimated[i] ? null : roundEnergy(e);
-        });
+          delta[o] = e === 0 && Number.isNaN(s.runs.firstTs[i] as number) && !est ? Number.NaN : roundEnergy(e);
+        }
         series[p] = { kind: 'counter', unit, delta, ...(estimated.length ? { estimated } : {}) };
         continue;
       }
@@ -310,10 +316,9 @@ export class ReadingsService {
       const lo = level.min[j] as number[];
       const hi = level.max[j] as number[];
       const scale = 10 ** (AVERAGE_DECIMALS[unit] ?? 3);
-      const len = keep.length;
-      const avg = new Array<number | null>(len);
-      const min = new Array<number | null>(len);
-      const max = new Array<number | null>(len);
+      const avg = new Float64Array(len);
+      const min = new Float64Array(len);
+      const max = new Float64Array(len);
       for (let o = 0; o < len; o++) {
         const k = at[keep[o] as number] as number;
         const c = k < 0 ? 0 : (cnt[k] as number);
@@ -321,14 +326,16 @@ export class ReadingsService {
           avg[o] = Math.round(((sum[k] as number) / c) * scale) / scale;
           min[o] = lo[k] as number;
           max[o] = hi[k] as number;
-        } else avg[o] = min[o] = max[o] = null;
+        } else avg[o] = min[o] = max[o] = Number.NaN;
       }
       series[p] = { kind: 'instant', unit, avg, min, max };
     }
-    return { interval, from, to, timezone: tz, ts: keep.map((i) => edges[i] as number), series };
+    const ts = new Float64Array(len);
+    for (let o = 0; o < len; o++) ts[o] = edges[keep[o] as number] as number;
+    return { interval, from, to, timezone: tz, ts, series };
   }
 
-  private async rawReadings(deviceId: number, tz: string, q: ReadingsQueryInput): Promise<ReadingsResponse> {
+  private async rawReadings(deviceId: number, tz: string, q: ReadingsQueryInput): Promise<ReadingsColumns> {
     const asked = q.params ?? PARAMETER_NAMES;
     const rows = await this.repo.raw(deviceId, q.from, q.to, asked);
     // Only parameters the device sent in the range.
@@ -347,17 +354,16 @@ export class ReadingsService {
       );
       if (run) states.set(c, run);
     }
-    const series: Record<string, Series> = {};
+    const series: Record<string, SeriesColumns> = {};
     for (const p of present) {
       const unit = parameterInfo(p)?.unit ?? '';
-      const col = rows.cols[asked.indexOf(p)] as Float64Array;
-      const values = Array.from(col, (v) => (Number.isNaN(v) ? null : v));
+      const values = rows.cols[asked.indexOf(p)] as Float64Array;
       if (counters.includes(p)) {
         const s = states.get(p);
         let last = s ? s.last : Number.NaN;
         let top = s ? s.top : Number.NaN;
         const delta = values.map((v) => {
-          if (v === null) return null;
+          if (Number.isNaN(v)) return Number.NaN;
           let d = 0;
           if (!Number.isNaN(last)) {
             d = stepEnergy(last, top, v, this.rules);
@@ -371,7 +377,7 @@ export class ReadingsService {
         series[p] = { kind: 'raw', unit, values };
       }
     }
-    return { interval: 'raw', from: q.from, to: q.to, timezone: tz, ts: rows.ts, series };
+    return { interval: 'raw', from: q.from, to: q.to, timezone: tz, ts: Float64Array.from(rows.ts), series };
   }
 
   /**
