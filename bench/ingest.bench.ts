@@ -85,7 +85,9 @@ type Server = Omit<FromServer, 'cmd'> & { stop(): Promise<void> };
 
 /** Starts the server process and waits until it listens with its device registered. */
 async function startServer(dialect: Dialect, pgUrl: string): Promise<Server> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url)], {
+  // INGEST_SERVER_NODE_OPTIONS: extra node flags for the server (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
+  const flags = (process.env.INGEST_SERVER_NODE_OPTIONS ?? '').split(' ').filter(Boolean);
+  const child: ChildProcess = spawn(process.execPath, [...flags, '--import', 'tsx', fileURLToPath(import.meta.url)], {
     env: { ...process.env, INGEST_BENCH_ROLE: 'server', INGEST_BENCH_DIALECT: dialect, INGEST_BENCH_PG_URL: pgUrl },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

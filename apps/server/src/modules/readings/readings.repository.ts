@@ -64,8 +64,10 @@ import { WriterThread } from './readings.writer-thread.js';
  * rolled up at once, so a live reading's cost does not depend on the rollup layout. Readings before the
  * watermark (late, repeated, out of order) recompute the quarter-hours they fall in from their raw rows,
  * and the hours and days above them, in the same transaction. The watermark moves forward in whole
- * hours: in the background (`compactDue`, paced, for every device whose readings passed it), or at once
- * when a batch of history brings whole hours. Reads take rollups below the watermark and compute the
+ * hours: in the background (`compactDue`, paced, for every device whose readings passed it; up to the
+ * end of the hour of its newest reading, so history sent in several requests is never late), or at once
+ * when a batch of history brings whole hours (from the batch's own columns when nothing was stored where
+ * it lands, else from the raw rows read back). Reads take rollups below the watermark and compute the
  * rest (at most about an hour) from raw rows, so every answer is complete and identical either way.
  *
  * Concurrency. SQLite: every write runs on the writer thread, one at a time. PostgreSQL: a write locks
@@ -144,6 +146,52 @@ function dayEdges(lo: number, hi: number, tz: string): number[] {
 }
 
 /** A batch column-wise (one pass for its parameter names, one to fill the columns). */
+/** Index of the first reading at or after `t` (timestamps sorted). */
+function firstAtOrAfter(ts: Float64Array, t: number): number {
+  let i = 0;
+  while (i < ts.length && (ts[i] as number) < t) i++;
+  return i;
+}
+
+/** A batch whose readings from `lo` on (those at or above the watermark `w`) bring whole hours past it is rolled up as written. */
+function rollsUpInline(b: ColumnarBatch, lo: number, w: number): boolean {
+  const n = b.ts.length;
+  return n - lo >= INLINE_ROLLUP_MIN_READINGS && floorTo(b.ts[n - 1] as number, H1) > w;
+}
+
+/**
+ * Stored raw rows (catalogue-ordered, all before the batch's reading `lo`) followed by the batch's
+ * readings from `lo` while before `to`, as a read of all of them would return them (SQLite reads a
+ * stored −0 back as 0).
+ */
+function withBatch(
+  stored: { ts: number[]; cols: Float64Array[] },
+  b: ColumnarBatch,
+  lo: number,
+  to: number,
+  dialect: 'sqlite' | 'postgres',
+): { ts: number[]; cols: Float64Array[] } {
+  let hi = lo;
+  while (hi < b.ts.length && (b.ts[hi] as number) < to) hi++;
+  const m = stored.ts.length;
+  const n = m + hi - lo;
+  const ts = stored.ts.concat(Array.from(b.ts.subarray(lo, hi)));
+  const byIndex = new Map(b.index.map((c, j) => [c, b.cols[j] as Float64Array]));
+  // Parameters in neither share one empty column (the catalogue has 67, a batch carries a few).
+  const none = new Float64Array(n).fill(Number.NaN);
+  const cols = stored.cols.map((col, c) => {
+    if (!byIndex.has(c) && col.every(Number.isNaN)) return none;
+    const out = new Float64Array(n);
+    out.set(col);
+    const src = byIndex.get(c);
+    if (!src) out.fill(Number.NaN, m);
+    else if (dialect === 'sqlite') for (let i = lo; i < hi; i++) out[m + i - lo] = (src[i] as number) === 0 ? 0 : (src[i] as number);
+    else out.set(src.subarray(lo, hi), m);
+    return out;
+  });
+  return { ts, cols };
+}
+
 export function columnarBatch(b: DeviceBatch): ColumnarBatch {
   const seen = new Set<string>();
   for (const r of b.readings) for (const k in r.values) seen.add(k);
@@ -355,12 +403,13 @@ export class ReadingsRepository {
       // A device deleted since its readings were accepted: nothing to keep.
       const live = work.filter((b) => marks.has(b.deviceId));
       if (live.length === 0) return;
+      const fresh = await this.freshSpans(tx, live, marks);
       // Every device's raw rows in one statement shape; then each device's late readings and history.
       await tx.upsert(rawWrite(live, tx.dialect));
       const touched = new Map<number, { newest: number; rssi: number | null }>();
       for (const b of live) {
         const w = marks.get(b.deviceId) as number;
-        marks.set(b.deviceId, await this.rollDevice(tx, b, w));
+        marks.set(b.deviceId, await this.rollDevice(tx, b, w, fresh.has(b)));
         const n = b.ts.length;
         const newest = b.ts[n - 1] as number;
         const rssiAt = b.index.indexOf(INDEX.get('rssi') as number);
@@ -431,8 +480,36 @@ export class ReadingsRepository {
     return out;
   }
 
+  /**
+   * Batches whose rows above their device's watermark land where the device had no raw row yet (checked
+   * before they are written; one batch of the device in the flush; timestamps strictly increasing): what
+   * is stored there afterwards is exactly the batch, so its history is rolled up from its own columns
+   * instead of read back (a history batch's read-back cost as much as writing it).
+   */
+  private async freshSpans(tx: Tx, live: readonly ColumnarBatch[], marks: Map<number, number>): Promise<Set<ColumnarBatch>> {
+    const out = new Set<ColumnarBatch>();
+    const perDevice = new Map<number, number>();
+    for (const b of live) perDevice.set(b.deviceId, (perDevice.get(b.deviceId) ?? 0) + 1);
+    for (const b of live) {
+      const n = b.ts.length;
+      const w = marks.get(b.deviceId) as number;
+      const lo = firstAtOrAfter(b.ts, w);
+      if (perDevice.get(b.deviceId) !== 1 || !rollsUpInline(b, lo, w)) continue;
+      let increasing = true;
+      for (let i = lo + 1; i < n && increasing; i++) increasing = (b.ts[i] as number) > (b.ts[i - 1] as number);
+      if (!increasing) continue;
+      const hit = await tx.arrays('SELECT 1 FROM readings WHERE device_id = ? AND ts >= ? AND ts <= ? LIMIT 1', [
+        b.deviceId,
+        b.ts[lo] as number,
+        b.ts[n - 1] as number,
+      ]);
+      if (hit.length === 0) out.add(b);
+    }
+    return out;
+  }
+
   /** After a device's raw rows are written: its late readings' buckets, and whole hours of history; returns the new watermark. */
-  private async rollDevice(tx: Tx, b: ColumnarBatch, w: number): Promise<number> {
+  private async rollDevice(tx: Tx, b: ColumnarBatch, w: number, fresh: boolean): Promise<number> {
     const n = b.ts.length;
     let late = 0;
     while (late < n && (b.ts[late] as number) < w) late++;
@@ -446,10 +523,9 @@ export class ReadingsRepository {
         .map((i) => PARAMETER_NAMES[i] as string);
       await this.recompute(tx, b.deviceId, b.tz, b.ts.subarray(0, late), paramSetOf(names), w);
     }
-    const newest = b.ts[n - 1] as number;
-    if (n - late >= INLINE_ROLLUP_MIN_READINGS && floorTo(newest, H1) > w) {
-      const next = floorTo(newest, H1);
-      await this.rollUp(tx, b.deviceId, b.tz, w, next);
+    if (rollsUpInline(b, late, w)) {
+      const next = floorTo(b.ts[n - 1] as number, H1);
+      await this.rollUp(tx, b.deviceId, b.tz, w, next, fresh ? { batch: b, lo: late } : undefined);
       return next;
     }
     return w;
@@ -477,9 +553,21 @@ export class ReadingsRepository {
     }
   }
 
-  /** Rolls up every raw reading in [from, to) (whole hours; nothing of it rolled up yet). */
-  private async rollUp(tx: Tx, deviceId: number, tz: string, from: number, to: number): Promise<void> {
-    const raw = await readRawAll(tx, deviceId, from, to);
+  /**
+   * Rolls up every raw reading in [from, to) (whole hours; nothing of it rolled up yet). With `known`,
+   * the rows from its batch's reading `lo` on are that batch's (see `freshSpans`): only the rows before
+   * it are read.
+   */
+  private async rollUp(
+    tx: Tx,
+    deviceId: number,
+    tz: string,
+    from: number,
+    to: number,
+    known?: { batch: ColumnarBatch; lo: number },
+  ): Promise<void> {
+    const stored = await readRawAll(tx, deviceId, from, known ? Math.min(to, known.batch.ts[known.lo] as number) : to);
+    const raw = known ? withBatch(stored, known.batch, known.lo, to, tx.dialect) : stored;
     if (raw.ts.length === 0) return;
     const ps = paramSetOf(presentNames(raw));
     const fresh = levelFromRaw(pick(raw, [...ps.instant, ...ps.counter]), ps, M15, this.rules);
@@ -556,15 +644,26 @@ export class ReadingsRepository {
     return this.sql.transaction(async (tx) => {
       const w = (await this.lockDevices(tx, [deviceId])).get(deviceId);
       if (w === undefined || w >= target) return true;
-      const [first] = await tx.arrays('SELECT MIN(ts) FROM readings WHERE device_id = ? AND ts >= ? AND ts < ?', [deviceId, w, target]);
-      const firstTs = first?.[0];
-      let next = target;
-      if (firstTs !== null && firstTs !== undefined) {
-        const from = floorTo(Number(firstTs), H1);
-        next = Math.min(target, from + COMPACT_CHUNK_MS);
-        const [owner] = await tx.all('SELECT u.timezone AS tz FROM devices d JOIN users u ON u.id = d.user_id WHERE d.id = ?', [deviceId]);
-        await this.rollUp(tx, deviceId, String(owner?.tz ?? 'UTC'), from, next);
+      const [span] = await tx.arrays('SELECT MIN(ts), MAX(ts) FROM readings WHERE device_id = ? AND ts >= ? AND ts < ?', [
+        deviceId,
+        w,
+        target,
+      ]);
+      const firstTs = span?.[0];
+      if (firstTs === null || firstTs === undefined) {
+        // Nothing to roll up before `target`. With readings after it, the watermark moves to `target`;
+        // without, it stays where the readings end: moved up to `target`, every later reading before it
+        // would be late (a device uploading its history in several requests, the compactor running
+        // between them), and late readings are rolled up by reading their stored neighbours back.
+        const after = await tx.arrays('SELECT 1 FROM readings WHERE device_id = ? AND ts >= ? LIMIT 1', [deviceId, target]);
+        if (after.length > 0) await tx.run('UPDATE devices SET rollup_through = ? WHERE id = ?', [target, deviceId]);
+        return true;
       }
+      const from = floorTo(Number(firstTs), H1);
+      // Up to the end of the hour of the newest reading at most: that hour is over, later ones may still come.
+      const next = Math.min(target, from + COMPACT_CHUNK_MS, floorTo(Number(span?.[1]), H1) + H1);
+      const [owner] = await tx.all('SELECT u.timezone AS tz FROM devices d JOIN users u ON u.id = d.user_id WHERE d.id = ?', [deviceId]);
+      await this.rollUp(tx, deviceId, String(owner?.tz ?? 'UTC'), from, next);
       await tx.run('UPDATE devices SET rollup_through = ? WHERE id = ?', [next, deviceId]);
       return next >= target;
     });

@@ -174,4 +174,41 @@ describe.each(DIALECTS)('rollups maintained on ingest (%s)', (dialect) => {
     await t.ctx.telemetry.compactNow();
     expect(await rollups(one.device.id)).toEqual(await rollups(all.device.id));
   });
+
+  it('history batches rolled up from their own columns equal their rows read back: after live readings, over stored ones, with -0', async () => {
+    const a = await device('20:00:00:00:00:05');
+    const b = await device('20:00:00:00:00:06');
+    const base = zonedTimeToUtc(TZ, 2026, 5, 10, 8);
+    const reading = (i: number, shift = 0): Reading => ({
+      ts: base + i * MIN,
+      values: { vave1: 228 + ((i * 3 + shift) % 7), pave1: i % 11 === 0 ? -0 : 100 + ((i + shift) % 9), eai1: 50 + i * 0.01 },
+    });
+    const final = new Map<number, Reading>();
+    // Live readings for the first 20 minutes (one a request: nothing rolled up at once).
+    for (let i = 0; i < 20; i++) {
+      await post(a.ingestKey, [reading(i)]);
+      final.set(i, reading(i));
+    }
+    // A history batch continuing them over three hours: rolled up from its columns, the 20 stored rows read.
+    const history = Array.from({ length: 180 }, (_, k) => reading(20 + k));
+    await post(a.ingestKey, history);
+    for (const r of history) final.set((r.ts - base) / MIN, r);
+    // Sent again with other values from 150 to 260 minutes: below the watermark (late), over stored rows
+    // above it (read back, not folded from the batch), and new ones.
+    const resend = Array.from({ length: 110 }, (_, k) => reading(150 + k, 5));
+    await post(a.ingestKey, resend);
+    for (const r of resend) final.set((r.ts - base) / MIN, r);
+    await post(
+      b.ingestKey,
+      [...final.values()].sort((x, y) => x.ts - y.ts),
+    );
+    await t.ctx.telemetry.compactNow();
+    expect(await rollups(a.device.id)).toEqual(await rollups(b.device.id));
+    for (const interval of ['15m', '1h', '24h'] as const) {
+      const q = { from: base, to: base + 5 * 60 * MIN, interval, params: ['vave1', 'pave1', 'eai1'] };
+      const stored = await t.ctx.telemetry.readings.readings(a.device.id, TZ, q);
+      expect(stored.ts.length, interval).toBeGreaterThan(0);
+      expect(await t.ctx.telemetry.readings.readingsFromRaw(a.device.id, TZ, q), interval).toEqual(stored);
+    }
+  });
 });
