@@ -43,10 +43,30 @@ export interface RawBatch {
   cols: readonly ArrayLike<number>[];
 }
 
-/** The upsert of batches' raw rows (one statement shape for all): every catalogue column, the ones a reading lacks NULL. */
+/** Values bound per SQLite multi-row statement (rows per statement follow from the row width). */
+const SQLITE_VALUES_PER_STATEMENT = 420;
+
+/**
+ * The upsert of batches' raw rows. PostgreSQL: one fixed statement shape (every catalogue column, the
+ * ones a reading lacks NULL), prepared once per connection. SQLite: only the columns the batches carry
+ * (binding 57 NULLs a row cost as much as the rest of the insert); a column left out keeps its stored
+ * value on conflict, as a NULL does under the COALESCE, and the statements live in a bounded cache.
+ */
 export function rawWrite(batches: readonly RawBatch[], dialect: 'sqlite' | 'postgres'): TableWrite {
   const sqlite = dialect === 'sqlite';
-  const width = RAW_COLUMNS.length;
+  let slot: Int32Array | null = null;
+  let cols = RAW_COLUMNS;
+  if (sqlite) {
+    const carried = new Set<number>();
+    for (const b of batches) for (const c of b.index) carried.add(c);
+    const used = [...carried].sort((x, y) => x - y);
+    slot = new Int32Array(RAW_COLUMNS.length).fill(-1);
+    used.forEach((c, j) => {
+      (slot as Int32Array)[c] = j;
+    });
+    cols = used.map((c) => RAW_COLUMNS[c] as string);
+  }
+  const width = cols.length;
   // Row k is reading k - starts[b] of batch b.
   const starts: number[] = [];
   let count = 0;
@@ -58,10 +78,10 @@ export function rawWrite(batches: readonly RawBatch[], dialect: 'sqlite' | 'post
   return {
     table: 'readings',
     key: ['device_id', 'ts'],
-    cols: RAW_COLUMNS,
+    cols,
     count,
     keepOld: true,
-    rowsPerStatement: 6,
+    rowsPerStatement: sqlite ? Math.max(1, Math.floor(SQLITE_VALUES_PER_STATEMENT / (width + 2))) : 6,
     fill(k, out, offset) {
       // Rows are filled in order; step back only if asked out of order.
       if (k < (starts[b] as number)) b = 0;
@@ -74,7 +94,8 @@ export function rawWrite(batches: readonly RawBatch[], dialect: 'sqlite' | 'post
       for (let j = 0; j < width; j++) out[o + j] = null;
       for (let j = 0; j < batch.index.length; j++) {
         const x = (batch.cols[j] as ArrayLike<number>)[i] as number;
-        if (!Number.isNaN(x)) out[o + (batch.index[j] as number)] = sqlite ? encodeRawValue(x) : x;
+        const c = batch.index[j] as number;
+        if (!Number.isNaN(x)) out[o + (slot ? (slot[c] as number) : c)] = sqlite ? encodeRawValue(x) : x;
       }
     },
   };

@@ -1,3 +1,4 @@
+import { BoundedMap } from '@phasewatch/shared';
 import type SqliteDatabase from 'better-sqlite3';
 import type pg from 'pg';
 import type { Storage } from '../../storage/database.js';
@@ -14,6 +15,8 @@ export type Row = Record<string, Value>;
 
 /** Prepared SQLite statements kept per connection; older ones are dropped (and finalized by GC). */
 const SQLITE_STATEMENT_CACHE = 200;
+/** Of them, raw-row upserts: one per column set a flush carries (a fleet of one meter model needs a few). */
+const SQLITE_UPSERT_CACHE = 32;
 
 /** Rows of one table to upsert, written by `fill` into a flat parameter array (key columns first). */
 export interface TableWrite {
@@ -79,17 +82,17 @@ export class SqliteTx implements Tx {
   private readonly objects = new Map<string, SqliteDatabase.Statement>();
   /** Statements in raw (array) mode: kept apart because the mode sticks to a statement. */
   private readonly rawMode = new Map<string, SqliteDatabase.Statement>();
-  /** Upsert texts by table and rows (each table is always written with the same columns). */
-  private readonly upserts = new Map<string, string>();
+  /** Upsert statements by table, columns and rows (raw rows are written with the columns a flush carries). */
+  private readonly upserts = new BoundedMap<string, SqliteDatabase.Statement>(SQLITE_UPSERT_CACHE);
 
-  private upsertText(w: TableWrite, rows: number): string {
-    const key = `${w.table}|${w.cols.length}|${rows}`;
-    let text = this.upserts.get(key);
-    if (!text) {
-      text = upsertSql(w, rows);
-      this.upserts.set(key, text);
+  private upsertStatement(w: TableWrite, rows: number): SqliteDatabase.Statement {
+    const key = `${w.table}|${w.cols.join(',')}|${rows}`;
+    let s = this.upserts.get(key);
+    if (!s) {
+      s = this.db.prepare(upsertSql(w, rows));
+      this.upserts.set(key, s);
     }
-    return text;
+    return s;
   }
 
   constructor(readonly db: SqliteDatabase.Database) {}
@@ -111,7 +114,7 @@ export class SqliteTx implements Tx {
 
   /** Statements cached now (tests check the bound). */
   get cachedStatements(): number {
-    return this.objects.size + this.rawMode.size;
+    return this.objects.size + this.rawMode.size + this.upserts.size;
   }
 
   async all(sql: string, params: readonly Value[]): Promise<Row[]> {
@@ -148,7 +151,7 @@ export class SqliteTx implements Tx {
     const per = Math.max(1, w.rowsPerStatement);
     let k = 0;
     if (w.count >= per && per > 1) {
-      const many = this.statement(this.upsertText(w, per));
+      const many = this.upsertStatement(w, per);
       const args = new Array<Value>(width * per);
       for (; k + per <= w.count; k += per) {
         for (let j = 0; j < per; j++) w.fill(k + j, args, j * width);
@@ -156,7 +159,7 @@ export class SqliteTx implements Tx {
       }
     }
     if (k === w.count) return;
-    const one = this.statement(this.upsertText(w, 1));
+    const one = this.upsertStatement(w, 1);
     const args = new Array<Value>(width);
     for (; k < w.count; k++) {
       w.fill(k, args, 0);
