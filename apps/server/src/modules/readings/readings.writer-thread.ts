@@ -1,6 +1,9 @@
 import { Worker } from 'node:worker_threads';
 import type { CounterRules } from '@phasewatch/shared';
 
+/** The writer thread's young generation (MB). */
+const WRITER_YOUNG_GENERATION_MB = 12;
+
 /** The writes the thread runs, by name, with their arguments (see readings.writer.worker.ts). */
 export interface WriterOps {
   write: [flush: import('./readings.repository.js').EncodedFlush];
@@ -49,12 +52,16 @@ export class WriterThread {
     const ts = import.meta.url.endsWith('.ts');
     const entry = new URL(`./readings.writer.worker.${ts ? 'ts' : 'js'}`, import.meta.url);
     // (Node 20 does not apply `--import tsx` from a worker's execArgv to its entry: register it first.)
+    // A small young generation: the writer's garbage is a flush's columns, and V8's default (up to 48 MB
+    // here, as for the main thread) is memory a server holds for nothing.
+    const resourceLimits = { maxYoungGenerationSizeMb: WRITER_YOUNG_GENERATION_MB };
     const worker = ts
       ? new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); });`, {
           eval: true,
           workerData: { file: this.file, rules: this.rules },
+          resourceLimits,
         })
-      : new Worker(entry, { workerData: { file: this.file, rules: this.rules } });
+      : new Worker(entry, { workerData: { file: this.file, rules: this.rules }, resourceLimits });
     worker.on('message', (reply: WriterReply) => {
       const p = this.pending.get(reply.id);
       if (!p) return;
