@@ -67,10 +67,11 @@ export function openStorage(opts: StorageOptions): Storage {
 /**
  * A better-sqlite3 connection with the settings every connection to the data file uses (the app's
  * and the readings writer thread's): WAL, NORMAL sync, foreign keys, a busy timeout (the two
- * connections take turns writing), a 16 MB page cache and the file memory-mapped for reads (a year of
- * packed rollups touches a few thousand pages; mmap keeps them off read() calls), fewer checkpoints.
+ * connections take turns writing), a 16 MB page cache and (but for the readings writer, `mmap: false`) the
+ * file memory-mapped for reads (a year of packed rollups touches a few thousand pages; mmap keeps them
+ * off read() calls), fewer checkpoints.
  */
-export function openSqliteFile(file: string): SqliteDatabase.Database {
+export function openSqliteFile(file: string, opts: { mmap?: boolean } = {}): SqliteDatabase.Database {
   const sqlite = new SqliteDatabase(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
@@ -80,7 +81,10 @@ export function openSqliteFile(file: string): SqliteDatabase.Database {
   // 64 MB on each of the two connections grew a server's RSS by ~10 MB a minute for ten minutes of a
   // 1,000-device soak. 16 MB holds a write's pages; the batched writer was no slower (faster, if anything).
   sqlite.pragma('cache_size = -16384');
-  sqlite.pragma('mmap_size = 1073741824');
+  // Mapped pages that were read count in the process's RSS until the kernel needs them back: the readings
+  // writer reads every raw row once (the roll-up of its hour), so its connection maps nothing (1,000
+  // devices grew the RSS by 15 MB a minute), and reads go through its page cache above.
+  sqlite.pragma(`mmap_size = ${opts.mmap === false ? 0 : 1073741824}`);
   // Checkpoints every 64 MB of WAL instead of every 4 MB: the readings writer commits a few hundred
   // pages per batch, and each checkpoint copies pages back and syncs the file (a fifth of the ingest
   // cost at the default). The WAL file is cut back to 64 MB after a checkpoint.

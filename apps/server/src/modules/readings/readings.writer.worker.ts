@@ -6,7 +6,7 @@ import type { WriterOps, WriterReply, WriterRequest } from './readings.writer-th
 
 /** The readings writer thread (see readings.writer-thread.ts): its own connection, the repository's SQLite writes. */
 const { file, rules } = workerData as { file: string; rules: CounterRules };
-const sqlite = openSqliteFile(file);
+const sqlite = openSqliteFile(file, { mmap: false });
 const storage = {
   dialect: 'sqlite',
   location: file,
