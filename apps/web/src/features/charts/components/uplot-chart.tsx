@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { type ChartData, INTERVAL_MS, splitEstimated } from '../chart-data';
+import { maxBridgeMs, withTimeGaps } from '../chart-gaps';
 import type { ChartSpec } from '../chart-specs';
 import classes from './uplot-chart.module.css';
 
@@ -197,6 +198,10 @@ export default function UplotChart(props: UplotChartProps) {
     const mainCols = data.columns.map((c, i) => ({ c, i })).filter(({ c }) => !c.spec.stat);
     const slotOf = (col: number) => mainCols.findIndex((m) => m.i === col);
     const series: uPlot.Series[] = [{}];
+    // Lines break where buckets are missing (answers leave them out) instead of joining across them.
+    const bridge = maxBridgeMs(interval, bucketMs);
+    const lineGaps: uPlot.Series.GapsRefiner = (u, sidx, i0, i1, nullGaps) =>
+      withTimeGaps(u.data[0] as number[], u.data[sidx] as Values, i0, i1, bridge, (x) => u.valToPos(x, 'x', true), nullGaps);
     for (const s of slots.current) {
       const c = data.columns[s.col];
       if (!c) continue;
@@ -222,12 +227,13 @@ export default function UplotChart(props: UplotChartProps) {
           paths: barsPath(slotOf(s.col), mainCols.length, bucketMs),
         });
       } else if (c.spec.stat) {
-        series.push({ ...base, stroke: alpha(color, 0.35), width: 1 });
+        series.push({ ...base, stroke: alpha(color, 0.35), width: 1, gaps: lineGaps });
       } else {
         series.push({
           ...base,
           stroke: color,
           width: 1.5,
+          gaps: lineGaps,
           ...(c.spec.stepped ? { paths: uPlot.paths.stepped?.({ align: 1 }) } : {}),
         });
       }
