@@ -1,4 +1,5 @@
 import type { ReadingInterval, ReadingsResponse, Series } from '@phasewatch/shared';
+import { giveColumn } from './readings.columns.js';
 
 /** A value column of an answer: one entry per bucket (or raw reading), NaN where the JSON has null. */
 export type Column = Float64Array;
@@ -87,4 +88,10 @@ export function plainReadings(a: ReadingsColumns): ReadingsResponse {
       };
   }
   return { interval: a.interval, from: a.from, to: a.to, timezone: a.timezone, ts: Array.from(a.ts), series };
+}
+
+/** Gives an answer's columns back to the read's column pool (readings.columns.ts) once it is written. */
+export function releaseColumns(a: ReadingsColumns): void {
+  giveColumn(a.ts);
+  for (const s of Object.values(a.series)) for (const col of Object.values(s)) giveColumn(col);
 }

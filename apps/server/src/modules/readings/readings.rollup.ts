@@ -13,6 +13,7 @@ import {
   setRunAt,
   startRun,
 } from '@phasewatch/shared';
+import { filledColumn, giveColumn } from './readings.columns.js';
 
 export const M15 = 15 * 60_000;
 export const H1 = 60 * 60_000;
@@ -76,16 +77,15 @@ export function emptyLevel(ps: ParamSet): Level {
 
 /** A column of `size` doubles set to `v`, as the level's arrays are typed (see `sizedLevel`). */
 function typedColumn(size: number, v: number): number[] {
-  const col = new Float64Array(size);
-  if (v !== 0) col.fill(v);
-  return col as unknown as number[];
+  return filledColumn(size, v) as unknown as number[];
 }
 
 /**
  * A level of `size` empty buckets, to be filled by index (never grown: `concatLevels` makes a new one).
  * The figures' columns are Float64Arrays: a year of quarter-hours is ~50 columns of 35,040 doubles, and
  * as plain arrays each was a fresh large object whose pages the VM faults in one by one (measured
- * ~1 ms a column here, 6,800 page faults a request); typed arrays come from memory malloc reuses.
+ * ~1 ms a column here, 6,800 page faults a request); typed arrays from the read's column pool
+ * (readings.columns.ts), given back by `releaseLevel` once the answer is built.
  */
 export function sizedLevel(ps: ParamSet, size: number): Level {
   const filled = (k: number, v: number) => Array.from({ length: k }, () => typedColumn(size, v));
@@ -96,14 +96,22 @@ export function sizedLevel(ps: ParamSet, size: number): Level {
     return out;
   };
   return {
-    bucket: new Array<number>(size).fill(0),
-    n: new Array<number>(size).fill(0),
+    bucket: typedColumn(size, 0),
+    n: typedColumn(size, 0),
     sum: filled(ni, 0),
     min: filled(ni, Number.POSITIVE_INFINITY),
     max: filled(ni, Number.NEGATIVE_INFINITY),
     cnt: filled(ni, 0),
     runs: Array.from({ length: ps.counter.length }, runs),
   };
+}
+
+/** Gives a level's columns back to the column pool: nothing may read the level afterwards. */
+export function releaseLevel(l: Level): void {
+  giveColumn(l.bucket);
+  giveColumn(l.n);
+  for (const key of ['sum', 'min', 'max', 'cnt'] as const) for (const col of l[key]) giveColumn(col);
+  for (const r of l.runs) for (const f of RUN_FIELDS) giveColumn(r[f]);
 }
 
 /** Copies every bucket of `src` into `dst` from bucket `at` on (`dst` sized to hold them). */

@@ -2,7 +2,7 @@ import { energyResponseSchema, type ReadingsResponse, readingsQuerySchema, readi
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { deviceIdParams } from '../devices/devices.routes.js';
 import type { DevicesService } from '../devices/devices.service.js';
-import { readingsJson } from './readings.json.js';
+import { readingsJson, releaseColumns } from './readings.json.js';
 
 /**
  * `GET /devices/:id/readings?from&to&interval=raw|15m|30m|1h|24h&params=a,b`: columnar series (see
@@ -20,7 +20,9 @@ export const readingsRoutes: FastifyPluginAsyncZod<{ devices: DevicesService }> 
     '/devices/:id/readings',
     { schema: { params: deviceIdParams, querystring: readingsQuerySchema, response: { 200: readingsResponseSchema } } },
     async (req, reply) => {
-      const json = readingsJson(await devices.readingsOf(req.auth.userId, req.params.id, req.query));
+      const answer = await devices.readingsOf(req.auth.userId, req.params.id, req.query);
+      const json = readingsJson(answer);
+      releaseColumns(answer);
       // Already JSON text of the schema above (which documents it): Fastify sends a string with a JSON
       // content type as is. A year of quarter-hours is hundreds of thousands of numbers that the schema's
       // serializer would first copy and check one by one.

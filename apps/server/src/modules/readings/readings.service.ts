@@ -21,6 +21,7 @@ import {
   startOfLocalYear,
   stepEnergy,
 } from '@phasewatch/shared';
+import { filledColumn, giveColumn, takeColumn } from './readings.columns.js';
 import type { ReadingsColumns, SeriesColumns } from './readings.json.js';
 import { endOfDay, type ReadingsRepository } from './readings.repository.js';
 import {
@@ -35,6 +36,7 @@ import {
   M15,
   type ParamSet,
   paramSetOf,
+  releaseLevel,
 } from './readings.rollup.js';
 
 export interface ReadingsQueryInput {
@@ -90,7 +92,7 @@ function gridRuns(runs: RunColumns, at: ArrayLike<number>): RunColumnsLike {
   const out = {} as Record<(typeof RUN_FIELDS)[number], Float64Array>;
   for (const f of RUN_FIELDS) {
     const src = runs[f];
-    const col = new Float64Array(at.length).fill(f === 'gap' ? 0 : Number.NaN);
+    const col = filledColumn(at.length, f === 'gap' ? 0 : Number.NaN);
     for (let i = 0; i < at.length; i++) {
       const k = at[i] as number;
       if (k >= 0) col[i] = src[k] as number;
@@ -165,7 +167,9 @@ export class ReadingsService {
     if (w >= hi) return stored;
     const names = [...ps.instant, ...ps.counter];
     const raw = await this.repo.raw(deviceId, Math.max(lo, w), hi, names);
-    return concatLevels(stored, levelFromRaw(raw, ps, M15, this.rules), ps);
+    const all = concatLevels(stored, levelFromRaw(raw, ps, M15, this.rules), ps);
+    if (all !== stored) releaseLevel(stored);
+    return all;
   }
 
   /** Buckets of `edges` (bucket starts plus the last end) for an interval, stored rollups and raw rows joined. */
@@ -256,7 +260,9 @@ export class ReadingsService {
     const level = await this.levelFor(deviceId, interval, edges, ps, w, tz);
     const before = await this.runsBefore(deviceId, from, ps, w);
     const after = await this.readingsAfter(deviceId, end, ps.counter, w);
-    return this.answer(q.interval, from, q.to, tz, edges, level, ps, params, before, after);
+    const out = this.answer(q.interval, from, q.to, tz, edges, level, ps, params, before, after);
+    releaseLevel(level);
+    return out;
   }
 
   /** The answer's buckets: those with readings, and those a counter's energy reaches (a gap spread over them). */
@@ -299,7 +305,7 @@ export class ReadingsService {
       if (jc >= 0) {
         const s = spreads[jc] as (typeof spreads)[number];
         const estimated: number[] = [];
-        const delta = new Float64Array(len);
+        const delta = takeColumn(len);
         for (let o = 0; o < len; o++) {
           const i = keep[o] as number;
           const est = s.estimated[i] === 1;
@@ -316,9 +322,9 @@ export class ReadingsService {
       const lo = level.min[j] as number[];
       const hi = level.max[j] as number[];
       const scale = 10 ** (AVERAGE_DECIMALS[unit] ?? 3);
-      const avg = new Float64Array(len);
-      const min = new Float64Array(len);
-      const max = new Float64Array(len);
+      const avg = takeColumn(len);
+      const min = takeColumn(len);
+      const max = takeColumn(len);
       for (let o = 0; o < len; o++) {
         const k = at[keep[o] as number] as number;
         const c = k < 0 ? 0 : (cnt[k] as number);
@@ -330,8 +336,10 @@ export class ReadingsService {
       }
       series[p] = { kind: 'instant', unit, avg, min, max };
     }
-    const ts = new Float64Array(len);
+    const ts = takeColumn(len);
     for (let o = 0; o < len; o++) ts[o] = edges[keep[o] as number] as number;
+    // The runs placed on the grid (copies unless the level's own) are not read any more.
+    for (const s of spreads) for (const f of RUN_FIELDS) giveColumn(s.runs[f]);
     return { interval, from, to, timezone: tz, ts, series };
   }
 
