@@ -28,12 +28,17 @@ function yearOfReadings(from: number, to: number, stepMs: number) {
 }
 
 /**
- * Median of `runs` timed calls (after one untimed warm-up that also gives the answer compared). `done`
- * gets each answer that is not kept, as the readings route gives its columns back once it has written
- * them (readings.columns.ts).
+ * Median of `runs` timed calls, after `warm` untimed ones (the last call's answer is the one compared):
+ * a server answers the same read many times, and the first calls of a read run its loops before V8
+ * has compiled them. `done` gets each answer that is not kept, as the readings route gives its columns
+ * back once it has written them (readings.columns.ts).
  */
-async function timed<T>(runs: number, fn: () => Promise<T>, done?: (v: T) => void): Promise<{ ms: number; value: T }> {
+async function timed<T>(warm: number, runs: number, fn: () => Promise<T>, done?: (v: T) => void): Promise<{ ms: number; value: T }> {
   let value = await fn();
+  for (let i = 1; i < warm; i++) {
+    done?.(value);
+    value = await fn();
+  }
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
     done?.(value);
@@ -138,8 +143,8 @@ async function oneDialect(ctx: BenchContext, dialect: 'sqlite' | 'postgres', ste
       { name: 'a year of daily energy (local days)', q: { from, to, interval: '24h' as const, params: ['eai1'] } },
     ];
     for (const { name, q } of cases) {
-      const roll = await timed(5, () => telemetry.readings.readings(app.deviceId, TZ, q), releaseColumns);
-      const raw = await timed(1, () => telemetry.readings.readingsFromRaw(app.deviceId, TZ, q));
+      const roll = await timed(3, 7, () => telemetry.readings.readings(app.deviceId, TZ, q), releaseColumns);
+      const raw = await timed(1, 1, () => telemetry.readings.readingsFromRaw(app.deviceId, TZ, q));
       const ratio = raw.ms / roll.ms;
       ctx.report(
         `${label} ${name}, from rollups`,
