@@ -2,6 +2,7 @@ import type { DeviceKind } from '@phasewatch/shared';
 import type { ComponentType } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { paths, routePatterns } from '@/config/paths';
+import { devicePrefetchLoaded, loadDevicePrefetch, type PrefetchModule } from '@/features/devices/detail/prefetch-loader';
 import { loadChunk } from '@/lib/lazy-chunk';
 import { queryClient } from '@/lib/query-client';
 import { AppLoading } from './layout/app-loading';
@@ -28,17 +29,23 @@ const placeholders = () => import('./routes/placeholders') as unknown as Promise
 /**
  * A device page. Its loader starts the page's first requests (the device, the first charts' readings) as
  * the route matches, beside the page's chunk and first render rather than after them, and returns at
- * once; the page's queries find the answers in the cache. The prefetch code is a small chunk of its own
- * (not the dashboard's JavaScript). A search-param change (a new range) is left to the page's queries.
+ * once; the page's queries find the answers in the cache. A search-param change (a new range) is left to
+ * the page's queries.
  */
 function devicePage(name: string, kind: DeviceKind): Pick<RouteObject, 'lazy' | 'loader' | 'shouldRevalidate'> {
   return {
     ...page(deviceDetails, name),
     loader: ({ params, request }) => {
       const search = new URL(request.url).searchParams;
-      import('@/features/devices/detail/prefetch-device-page')
-        .then((m) => m.prefetchDevicePage(queryClient, kind, Number(params.id), search))
-        .catch(() => {});
+      const run = (m: PrefetchModule) => m.prefetchDevicePage(queryClient, kind, Number(params.id), search);
+      const loaded = devicePrefetchLoaded();
+      if (loaded) {
+        try {
+          run(loaded);
+        } catch {
+          // The page asks for what it needs itself.
+        }
+      } else loadDevicePrefetch().then(run, () => {});
       return null;
     },
     shouldRevalidate: ({ currentUrl, nextUrl }) => currentUrl.pathname !== nextUrl.pathname,

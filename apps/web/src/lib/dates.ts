@@ -4,6 +4,7 @@ import customParseFormat from 'dayjs/plugin/customParseFormat';
 import timezone from 'dayjs/plugin/timezone';
 import utc from 'dayjs/plugin/utc';
 import { storedTimezone } from './auth-store';
+import { dateTimeFormat } from './intl';
 
 dayjs.extend(customParseFormat);
 dayjs.extend(utc);
@@ -47,7 +48,7 @@ export function formatServerDate(
 ): string {
   const d = parseServerDate(value);
   if (!d) return value;
-  return new Intl.DateTimeFormat(opts.locale ?? 'en', {
+  return dateTimeFormat(opts.locale ?? 'en', {
     dateStyle: opts.dateStyle ?? 'medium',
     timeStyle: opts.timeStyle ?? 'short',
     timeZone: effectiveTimezone(opts.timeZone === undefined ? storedTimezone() : opts.timeZone),

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { Page } from '@/components/page';
 import { DeviceList } from '@/features/devices/components/device-list';
+import { loadDevicePrefetch } from '@/features/devices/detail/prefetch-loader';
 
 /**
  * The code of a device page (its route chunk, the route's prefetch and the chart chunk), loaded once the
@@ -12,7 +13,7 @@ function useDevicePageCode() {
   useEffect(() => {
     const load = () => {
       void import('./device-details').catch(() => {});
-      void import('@/features/devices/detail/prefetch-device-page').catch(() => {});
+      loadDevicePrefetch().catch(() => {});
       void import('@/features/charts/chart-module').then((m) => m.preloadChart()).catch(() => {});
     };
     if (typeof window.requestIdleCallback === 'function') {

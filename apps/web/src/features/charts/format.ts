@@ -1,12 +1,13 @@
 import type { ReadingInterval } from '@phasewatch/shared';
 import { formatQuantity } from '@/features/devices/live-values';
+import { dateTimeFormat, numberFormat } from '@/lib/intl';
 
 /** A chart value with its unit: energy per interval keeps up to three decimals (a 15-minute step is small). */
 export function formatChartValue(v: number, unit: string, locale: string): string {
   if (unit === 'kWh' || unit === 'kvarh') {
-    return `${new Intl.NumberFormat(locale, { maximumFractionDigits: 3 }).format(v)} ${unit}`;
+    return `${numberFormat(locale, { maximumFractionDigits: 3 }).format(v)} ${unit}`;
   }
-  if (unit === '') return new Intl.NumberFormat(locale, { maximumFractionDigits: 3 }).format(v);
+  if (unit === '') return numberFormat(locale, { maximumFractionDigits: 3 }).format(v);
   return formatQuantity(v, unit, locale);
 }
 
@@ -14,7 +15,7 @@ export function formatChartValue(v: number, unit: string, locale: string): strin
 export function bucketFormatter(interval: ReadingInterval, locale: string, timeZone: string): (ts: number) => string {
   const f =
     interval === '24h'
-      ? new Intl.DateTimeFormat(locale, { timeZone, weekday: 'short', year: 'numeric', month: 'short', day: 'numeric' })
-      : new Intl.DateTimeFormat(locale, { timeZone, year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+      ? dateTimeFormat(locale, { timeZone, weekday: 'short', year: 'numeric', month: 'short', day: 'numeric' })
+      : dateTimeFormat(locale, { timeZone, year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
   return (ts) => f.format(ts);
 }

@@ -1,4 +1,5 @@
 import { type DeviceKind, parameterInfo } from '@phasewatch/shared';
+import { numberFormat } from '@/lib/intl';
 
 /** The one figure a device list shows per device: a power in W, or a temperature for a thermostat. */
 export interface HeadlineValue {
@@ -78,7 +79,7 @@ export function formatQuantity(value: number, unit: string, locale: string): str
     u = 'kW';
   }
   const digits = DIGITS[u] ?? 2;
-  const text = new Intl.NumberFormat(locale, {
+  const text = numberFormat(locale, {
     maximumFractionDigits: digits,
     minimumFractionDigits: FIXED_DIGITS.has(u) ? digits : 0,
   }).format(v);

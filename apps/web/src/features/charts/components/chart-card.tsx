@@ -1,7 +1,8 @@
-import { Alert, Button, Card, Group, SegmentedControl, Skeleton, Stack, Text, Title, useComputedColorScheme } from '@mantine/core';
+import { Alert, Button, Card, Group, Skeleton, Stack, Text, Title, useComputedColorScheme } from '@mantine/core';
 import type { LiveMeasurement, ReadingInterval, ReadingsResponse } from '@phasewatch/shared';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Segmented } from '@/components/ui/segmented';
 import { parameterLabel } from '@/features/devices/components/param-label';
 import { useLiveMeasurements } from '@/features/realtime/use-live-measurements';
 import { useReadings } from '../api/get-readings';
@@ -61,9 +62,10 @@ interface Merged {
  * One chart of a device page: asks for its own parameters only, once it comes near the viewport (the
  * first screen's at once); merges the hub's pushed readings in without refetching; switches between the
  * chart and a table of the same numbers. Energy charts can draw the same span a day / week / year earlier
- * behind. Until it comes near, a card is its title and a placeholder of the chart's height.
+ * behind. Until it comes near, a card is its title and a placeholder of the chart's height. Memoized:
+ * the page re-renders as its other parts load, and a card re-renders only when its own props change.
  */
-export function ChartCard({
+export const ChartCard = memo(function ChartCard({
   deviceId,
   spec,
   range,
@@ -202,10 +204,10 @@ export function ChartCard({
           )}
         </Title>
         {inView && (
-          <SegmentedControl
+          <Segmented
             size="xs"
             value={mode}
-            onChange={(v) => setMode(v as 'chart' | 'table')}
+            onChange={setMode}
             data={[
               { value: 'chart', label: t('charts.viewChart') },
               { value: 'table', label: t('charts.viewTable') },
@@ -217,4 +219,4 @@ export function ChartCard({
       {body}
     </Card>
   );
-}
+});

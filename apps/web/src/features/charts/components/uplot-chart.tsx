@@ -5,6 +5,7 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import { dateTimeFormat } from '@/lib/intl';
 import { type ChartData, INTERVAL_MS, splitEstimated } from '../chart-data';
 import { maxBridgeMs, withTimeGaps } from '../chart-gaps';
 import type { ChartSpec } from '../chart-specs';
@@ -98,7 +99,7 @@ const xScale = (u: uPlot): { min?: number | undefined; max?: number | undefined 
 
 /** Formatters of axis ticks by tick spacing, in the user's zone and language. */
 function tickFormatters(locale: string, timeZone: string) {
-  const mk = (o: Intl.DateTimeFormatOptions) => new Intl.DateTimeFormat(locale, { timeZone, ...o });
+  const mk = (o: Intl.DateTimeFormatOptions) => dateTimeFormat(locale, { timeZone, ...o });
   return {
     time: mk({ hour: '2-digit', minute: '2-digit' }),
     day: mk({ day: 'numeric', month: 'short' }),

@@ -14,6 +14,8 @@ export const deviceQueryOptions = (id: number) =>
   queryOptions({
     queryKey: deviceKeys.device(id),
     queryFn: ({ signal }) => apiClient.get<Device>(api.device(id), { signal, notFoundRedirect: false }),
+    // The app's default, stated here: the device page's prefetch must still be fresh when the page mounts.
+    staleTime: 30_000,
   });
 
 export function useDevice(id: number, enabled = true) {

@@ -1,5 +1,5 @@
 import { type Device, deviceKind, type ReadingsResponse } from '@phasewatch/shared';
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/config/paths';
 import { apiClient } from '@/lib/api';
 import { parseServerDate } from '@/lib/dates';
@@ -39,9 +39,9 @@ export function latestOf(res: Pick<ReadingsResponse, 'ts' | 'series'>): LatestRe
  * The device's latest reading before the page opened, for its main parameters: raw readings of the
  * few minutes up to `lastSeen` (server UTC), so a device that went quiet still shows its last values.
  */
-export function useLatestReading(device: Pick<Device, 'id' | 'typeCode' | 'lastSeen'> | undefined) {
+export const latestReadingQueryOptions = (device: Pick<Device, 'id' | 'typeCode' | 'lastSeen'> | undefined) => {
   const lastSeen = device?.lastSeen ?? null;
-  return useQuery({
+  return queryOptions({
     queryKey: deviceKeys.latest(device?.id ?? 0, lastSeen),
     enabled: !!device && !!lastSeen,
     staleTime: Number.POSITIVE_INFINITY,
@@ -59,4 +59,8 @@ export function useLatestReading(device: Pick<Device, 'id' | 'typeCode' | 'lastS
       return latestOf(res);
     },
   });
+};
+
+export function useLatestReading(device: Pick<Device, 'id' | 'typeCode' | 'lastSeen'> | undefined) {
+  return useQuery(latestReadingQueryOptions(device));
 }

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useLiveMeasurements } from '@/features/realtime/use-live-measurements';
 import { storedTimezone } from '@/lib/auth-store';
 import { effectiveTimezone } from '@/lib/dates';
+import { dateTimeFormat } from '@/lib/intl';
 import { newestReading, useLatestReading } from '../api/get-latest-reading';
 import { cardParameters, formatQuantity, headlineValue } from '../live-values';
 import { parameterLabel, parameterValue } from './param-label';
@@ -25,7 +26,7 @@ export function LiveValuesCard({ device }: { device: Pick<Device, 'id' | 'typeCo
 
   let body: ReactNode;
   if (reading) {
-    const time = new Intl.DateTimeFormat(i18n.language, {
+    const time = dateTimeFormat(i18n.language, {
       dateStyle: 'short',
       timeStyle: 'medium',
       timeZone: effectiveTimezone(storedTimezone()),

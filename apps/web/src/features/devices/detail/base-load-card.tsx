@@ -6,16 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useReadings } from '@/features/charts/api/get-readings';
 import { baseLoad, sumColumns } from '@/features/charts/chart-data';
 import { formatQuantity } from '../live-values';
-
-const WEEK = 7 * 86_400_000;
-const Q = 15 * 60_000;
-
-/** The power parameters the base load is read from: the total when sent, else the phases summed. */
-function powerParams(typeCode: number): string[] {
-  const kind = deviceKind(typeCode);
-  if (kind === 'singlePhase' || kind === 'thermostat') return ['pave1'];
-  return ['power3phases', 'pave1', 'pave2', 'pave3'];
-}
+import { baseLoadRequest } from './base-load';
 
 /**
  * "Always on": the power a device draws even at its quietest — the 5th percentile of its 15-minute mean
@@ -23,10 +14,7 @@ function powerParams(typeCode: number): string[] {
  */
 export function BaseLoadCard({ device }: { device: Pick<Device, 'id' | 'typeCode'> }) {
   const { t, i18n } = useTranslation();
-  // Whole 15-minute buckets, so the query key stays put for a quarter of an hour.
-  const to = Math.floor(Date.now() / Q) * Q;
-  const params = powerParams(device.typeCode);
-  const q = useReadings({ deviceId: device.id, from: to - WEEK, to, interval: '15m', params });
+  const q = useReadings(baseLoadRequest(device.id, deviceKind(device.typeCode)));
   const figure = useMemo(() => {
     if (!q.data) return null;
     const s = q.data.series;

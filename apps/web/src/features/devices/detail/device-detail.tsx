@@ -19,7 +19,7 @@ import { loadChunk } from '@/lib/lazy-chunk';
 import { useDevice } from '../api/get-device';
 import { LiveValuesCard } from '../components/live-values-card';
 import { BaseLoadCard } from './base-load-card';
-import { rangeOf, readSelection, writeSelection } from './chart-range';
+import { type RangeSelection, rangeOf, readSelection, writeSelection } from './chart-range';
 import { EnergyPanel } from './energy-panel';
 import { RangeControls } from './range-controls';
 
@@ -146,8 +146,21 @@ function DeviceCharts({
   useEffect(() => {
     pending.current = search;
   }, [search]);
-  const sel = readSelection(search, Date.now(), timezone);
-  const range = rangeOf(sel, timezone);
+  // Kept across renders while the address stays (the page re-renders as its parts load; the charts and
+  // the range controls are memoized on these).
+  const sel = useMemo(() => readSelection(search, Date.now(), timezone), [search, timezone]);
+  const range = useMemo(() => rangeOf(sel, timezone), [sel, timezone]);
+  const chartRange = useMemo(() => ({ from: range.from, to: range.to, interval: range.interval }), [range]);
+  const onRangeChange = useCallback(
+    (update: (cur: RangeSelection) => RangeSelection) => {
+      // React Router's updater sees the params of the last render, not a queued change: two quick
+      // edits (from, then to) would lose the first. The latest asked-for params are kept here.
+      const next = writeSelection(update(readSelection(pending.current, Date.now(), timezone)));
+      pending.current = next;
+      setSearch(next, { replace: true, preventScrollReset: true });
+    },
+    [setSearch, timezone],
+  );
 
   // The default detail charts what the device sent in the range: one light daily request tells which.
   const present = useReadings({ deviceId, from: range.from, to: range.to, interval: '24h' }, figures.kind === 'generic' && !range.tooLong);
@@ -175,19 +188,7 @@ function DeviceCharts({
 
   return (
     <>
-      <RangeControls
-        sel={sel}
-        interval={range.interval}
-        figures={figures}
-        timezone={timezone}
-        onChange={(update) => {
-          // React Router's updater sees the params of the last render, not a queued change: two quick
-          // edits (from, then to) would lose the first. The latest asked-for params are kept here.
-          const next = writeSelection(update(readSelection(pending.current, Date.now(), timezone)));
-          pending.current = next;
-          setSearch(next, { replace: true, preventScrollReset: true });
-        }}
-      />
+      <RangeControls sel={sel} interval={range.interval} figures={figures} timezone={timezone} onChange={onRangeChange} />
       {range.tooLong || range.reversed ? (
         <Alert color="yellow" variant="light" role="alert">
           {t(range.reversed ? 'validation.dateOrder' : 'messages.dateRangeTooLong')}
@@ -206,7 +207,7 @@ function DeviceCharts({
               key={`${spec.id}-${String(sel.view)}`}
               deviceId={deviceId}
               spec={spec}
-              range={{ from: range.from, to: range.to, interval: range.interval }}
+              range={chartRange}
               timezone={timezone}
               limits={figures.limits ? limits : null}
               compare={sel.compare}

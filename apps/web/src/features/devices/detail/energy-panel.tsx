@@ -5,6 +5,7 @@ import { type ReactNode, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useReadings } from '@/features/charts/api/get-readings';
 import { effectiveTimezone } from '@/lib/dates';
+import { dateTimeFormat } from '@/lib/intl';
 import { useDeviceEnergy } from '../api/get-device-energy';
 import { formatQuantity } from '../live-values';
 
@@ -63,7 +64,7 @@ export function EnergyPanel({ device, timezone }: { device: Device; timezone: st
   const index = Number(picked);
   const period = periods[index] ?? null;
   const past = usePeriodEnergy(device.id, energy.data?.source, index > 0 ? period : null);
-  const dateFmt = new Intl.DateTimeFormat(i18n.language, { timeZone: tz, dateStyle: 'medium' });
+  const dateFmt = dateTimeFormat(i18n.language, { timeZone: tz, dateStyle: 'medium' });
   const label = (p: { start: number; end: number }) => `${dateFmt.format(p.start)} – ${dateFmt.format(p.end - 1)}`;
   const kwh = (v: number) => formatQuantity(v, 'kWh', i18n.language);
 

@@ -12,6 +12,7 @@ import {
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { numberFormat } from '@/lib/intl';
 import { useUpdateLimits } from '../api/update-limits';
 
 type Field = 'warningLevel' | 'criticalLevel';
@@ -68,7 +69,7 @@ export function LimitsForm({ device }: { device: Pick<Device, 'id' | 'limits'> }
   const volts = (pct: number | string) => {
     const p = toNumber(pct);
     if (!Number.isFinite(p)) return '';
-    const f = new Intl.NumberFormat(i18n.language, { maximumFractionDigits: 1 });
+    const f = numberFormat(i18n.language, { maximumFractionDigits: 1 });
     return t('detail.limits.volts', { low: f.format(NOMINAL_VOLTAGE * (1 - p / 100)), high: f.format(NOMINAL_VOLTAGE * (1 + p / 100)) });
   };
   const field = (f: Field, min: number, max: number) => (

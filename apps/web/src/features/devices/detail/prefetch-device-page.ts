@@ -1,4 +1,4 @@
-import { type DeviceKind, kindFigures, parameterInfo, type ReadingsResponse } from '@phasewatch/shared';
+import { type DeviceKind, deviceKind, kindFigures, parameterInfo, type ReadingsResponse } from '@phasewatch/shared';
 import type { QueryClient } from '@tanstack/react-query';
 import { getReadings, readingsQueryOptions } from '@/features/charts/api/get-readings';
 import { preloadChart } from '@/features/charts/chart-module';
@@ -7,6 +7,8 @@ import { authStore, storedTimezone } from '@/lib/auth-store';
 import { effectiveTimezone } from '@/lib/dates';
 import { deviceQueryOptions } from '../api/get-device';
 import { deviceEnergyQueryOptions } from '../api/get-device-energy';
+import { latestReadingQueryOptions } from '../api/get-latest-reading';
+import { baseLoadRequest } from './base-load';
 import { rangeOf, readSelection } from './chart-range';
 
 /**
@@ -24,9 +26,17 @@ export function prefetchDevicePage(
   now = Date.now(),
 ): void {
   if (!authStore.getToken() || !Number.isInteger(deviceId) || deviceId <= 0) return;
-  void client.prefetchQuery(deviceQueryOptions(deviceId));
+  // The device, then its last reading (the live values card; asked from the device's last-seen time).
+  client
+    .fetchQuery(deviceQueryOptions(deviceId))
+    .then((device) => {
+      if (deviceKind(device.typeCode) === kind && device.lastSeen) void client.prefetchQuery(latestReadingQueryOptions(device));
+    })
+    .catch(() => {});
   // The energy figures of the summary (every kind shows them): asked beside the device, not after it.
   void client.prefetchQuery(deviceEnergyQueryOptions(deviceId));
+  // The "always on" card's week of power, where the kind shows it.
+  if (kindFigures(kind).baseLoad) void client.prefetchQuery(readingsQueryOptions(baseLoadRequest(deviceId, kind, now)));
   // The chart code too (a failure shows when a chart asks for it again).
   preloadChart().catch(() => {});
   const figures = kindFigures(kind);

@@ -1,6 +1,8 @@
-import { Card, Group, SegmentedControl, Select, Switch, TextInput } from '@mantine/core';
+import { Card, Group, Select, Switch, TextInput } from '@mantine/core';
 import type { DeviceFigures } from '@phasewatch/shared';
+import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Segmented } from '@/components/ui/segmented';
 import type { ComparePeriod } from '@/features/charts/chart-data';
 import type { PhaseView } from '@/features/charts/chart-specs';
 import { CHART_INTERVALS, type ChartInterval, PRESETS, type Preset, presetSelection, type RangeSelection } from './chart-range';
@@ -20,14 +22,14 @@ export interface RangeControlsProps {
  * the simple chart (a start date plus 24 hours) or a range of days, quick ranges, the interval and the
  * previous-period comparison of energy charts.
  */
-export function RangeControls({ sel, interval, figures, timezone, onChange }: RangeControlsProps) {
+export const RangeControls = memo(function RangeControls({ sel, interval, figures, timezone, onChange }: RangeControlsProps) {
   const { t } = useTranslation();
   const set = (patch: Partial<RangeSelection>) => onChange((cur) => ({ ...cur, ...patch }));
   return (
     <Card withBorder padding="md" data-range-controls>
       <Group gap="md" align="flex-end" wrap="wrap">
         {figures.phaseViews.length > 0 && (
-          <SegmentedControl
+          <Segmented
             aria-label={t('detail.view.label')}
             value={String(sel.view)}
             onChange={(v) => set({ view: (v === 'summary' ? 'summary' : Number(v)) as PhaseView })}
@@ -84,10 +86,10 @@ export function RangeControls({ sel, interval, figures, timezone, onChange }: Ra
           name="preset"
         />
         <div>
-          <SegmentedControl
+          <Segmented
             aria-label={t('detail.range.interval')}
             value={interval}
-            onChange={(v) => set({ interval: v as ChartInterval })}
+            onChange={(v) => set({ interval: v })}
             data={CHART_INTERVALS.map((i) => ({ value: i, label: t(`detail.interval.${i}`) }))}
             data-interval
           />
@@ -104,4 +106,4 @@ export function RangeControls({ sel, interval, figures, timezone, onChange }: Ra
       </Group>
     </Card>
   );
-}
+});

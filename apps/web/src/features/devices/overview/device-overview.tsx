@@ -9,6 +9,7 @@ import { useReadings } from '@/features/charts/api/get-readings';
 import { useLiveMeasurements } from '@/features/realtime/use-live-measurements';
 import { storedTimezone } from '@/lib/auth-store';
 import { effectiveTimezone } from '@/lib/dates';
+import { dateTimeFormat } from '@/lib/intl';
 import { useDeviceEnergy } from '../api/get-device-energy';
 import { DeviceStatusBadge, useDeviceStatus } from '../components/device-status';
 import { deviceTypeLabel } from '../device-labels';
@@ -58,9 +59,7 @@ export function DeviceOverview({ device: d }: { device: Device }) {
   const kwh = (v: number) => formatQuantity(v, 'kWh', locale);
   const rssi = typeof reading?.values.rssi === 'number' ? reading.values.rssi : d.rssi;
 
-  const lastTime = reading
-    ? new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'medium', timeZone: tz }).format(reading.ts)
-    : null;
+  const lastTime = reading ? dateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'medium', timeZone: tz }).format(reading.ts) : null;
   const SignalIcon =
     rssi === null ? IconWifiOff : { excellent: IconWifi, good: IconWifi, fair: IconWifi2, weak: IconWifi1 }[signalLevel(rssi)];
 
@@ -219,7 +218,7 @@ function Last24Hours({ device: d }: { device: Device }) {
   const path = series ? sparkPath(series.values, SPARK_W, SPARK_H) : '';
   const label = t(kind === 'thermostat' ? 'overview.sparkTemperature' : 'overview.sparkPower');
   const hour = (ms: number) =>
-    new Intl.DateTimeFormat(i18n.language, {
+    dateTimeFormat(i18n.language, {
       weekday: 'short',
       hour: '2-digit',
       minute: '2-digit',

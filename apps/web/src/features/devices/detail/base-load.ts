@@ -1,0 +1,20 @@
+import type { DeviceKind } from '@phasewatch/shared';
+import type { ReadingsRequest } from '@/features/charts/api/get-readings';
+
+export const BASE_LOAD_WINDOW_MS = 7 * 86_400_000;
+const Q = 15 * 60_000;
+
+/** The power parameters the base load is read from: the total when sent, else the phases summed. */
+export function basePowerParams(kind: DeviceKind): string[] {
+  if (kind === 'singlePhase' || kind === 'thermostat') return ['pave1'];
+  return ['power3phases', 'pave1', 'pave2', 'pave3'];
+}
+
+/**
+ * The readings the "always on" figure is computed from: 15-minute power over the last 7 days, in whole
+ * quarter-hours (the query key stays put for 15 minutes; the page's prefetch asks the same one).
+ */
+export function baseLoadRequest(deviceId: number, kind: DeviceKind, now = Date.now()): ReadingsRequest {
+  const to = Math.floor(now / Q) * Q;
+  return { deviceId, from: to - BASE_LOAD_WINDOW_MS, to, interval: '15m', params: basePowerParams(kind) };
+}
