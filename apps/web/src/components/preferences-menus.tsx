@@ -8,10 +8,16 @@ type Scheme = 'light' | 'dark' | 'auto';
 type OnLanguage = (language: Language) => void | Promise<void>;
 
 /** Language picker as a compact header menu. */
-export function LanguageMenu({ onChange = setLanguage, defaultOpened = false }: { onChange?: OnLanguage; defaultOpened?: boolean }) {
+/** Open or not: held by the caller (it outlives this deferred module's components). */
+interface Opened {
+  opened: boolean;
+  onOpenedChange(opened: boolean): void;
+}
+
+export function LanguageMenu({ onChange = setLanguage, opened, onOpenedChange }: { onChange?: OnLanguage } & Opened) {
   const { t, i18n } = useTranslation();
   return (
-    <Menu position="bottom-end" zIndex={110} defaultOpened={defaultOpened}>
+    <Menu position="bottom-end" zIndex={110} opened={opened} onChange={onOpenedChange}>
       <Menu.Target>
         <ActionIcon variant="default" size="lg" aria-label={t('nav.language')} data-menu-ready>
           <IconLanguage size={18} />
@@ -36,14 +42,14 @@ export function LanguageMenu({ onChange = setLanguage, defaultOpened = false }: 
 }
 
 /** Light, dark or system theme; Mantine keeps the choice in local storage. */
-export function ThemeMenu({ defaultOpened = false }: { defaultOpened?: boolean }) {
+export function ThemeMenu({ opened, onOpenedChange }: Opened) {
   const { t } = useTranslation();
   const { colorScheme, setColorScheme } = useMantineColorScheme();
   const icons = { light: IconSun, dark: IconMoon, auto: IconDeviceDesktop };
   const Current = icons[colorScheme];
   const labels: Record<Scheme, string> = { light: t('nav.themeLight'), dark: t('nav.themeDark'), auto: t('nav.themeSystem') };
   return (
-    <Menu position="bottom-end" zIndex={110} defaultOpened={defaultOpened}>
+    <Menu position="bottom-end" zIndex={110} opened={opened} onChange={onOpenedChange}>
       <Menu.Target>
         <ActionIcon variant="default" size="lg" aria-label={t('nav.theme')} data-menu-ready>
           <Current size={18} />

@@ -11,26 +11,39 @@ type OnLanguage = (language: Language) => void | Promise<void>;
 /** The header's menus (Mantine's Menu and its positioning library) arrive just after the first paint. */
 const menus = deferredModule(() => import('./preferences-menus'));
 
-/** Until the menu has loaded: the same button; pressing it opens the menu on arrival. */
-function usePlaceholder() {
-  const [openOnArrival, setOpenOnArrival] = useState(false);
-  return {
-    openOnArrival,
+/**
+ * A header menu's open state, kept here rather than in the deferred menu: it lives across the swap of
+ * the look-alike button for the real menu. Pressing the look-alike opens the menu once it has arrived.
+ * While a press on the look-alike is under way the swap waits for its click: swapped between pointer
+ * down and up, the press landed on a removed button (no click at all), and a menu that kept its own
+ * state came back closed when remounted — the Theme menu "closed by itself" in the dashboard's first
+ * second, when the menus arrive.
+ */
+function useHeaderMenu() {
+  const mod = useDeferredModule(menus);
+  const [opened, setOpened] = useState(false);
+  const [pressing, setPressing] = useState(false);
+  const placeholder = {
+    'aria-haspopup': 'menu' as const,
+    onPointerDown: () => setPressing(true),
+    onPointerLeave: () => setPressing(false),
+    onPointerCancel: () => setPressing(false),
     onClick: () => {
-      setOpenOnArrival(true);
+      setPressing(false);
+      setOpened(true);
       void menus.load();
     },
   };
+  return { mod: pressing ? null : mod, opened, setOpened, placeholder };
 }
 
 /** Language picker as a compact header menu. */
 export function LanguageMenu({ onChange }: { onChange?: OnLanguage }) {
   const { t } = useTranslation();
-  const mod = useDeferredModule(menus);
-  const p = usePlaceholder();
-  if (mod) return <mod.LanguageMenu {...(onChange ? { onChange } : {})} defaultOpened={p.openOnArrival} />;
+  const m = useHeaderMenu();
+  if (m.mod) return <m.mod.LanguageMenu {...(onChange ? { onChange } : {})} opened={m.opened} onOpenedChange={m.setOpened} />;
   return (
-    <ActionIcon variant="default" size="lg" aria-label={t('nav.language')} aria-haspopup="menu" onClick={p.onClick}>
+    <ActionIcon variant="default" size="lg" aria-label={t('nav.language')} {...m.placeholder}>
       <IconLanguage size={18} />
     </ActionIcon>
   );
@@ -40,12 +53,11 @@ export function LanguageMenu({ onChange }: { onChange?: OnLanguage }) {
 export function ThemeMenu() {
   const { t } = useTranslation();
   const { colorScheme } = useMantineColorScheme();
-  const mod = useDeferredModule(menus);
-  const p = usePlaceholder();
-  if (mod) return <mod.ThemeMenu defaultOpened={p.openOnArrival} />;
+  const m = useHeaderMenu();
+  if (m.mod) return <m.mod.ThemeMenu opened={m.opened} onOpenedChange={m.setOpened} />;
   const Current = { light: IconSun, dark: IconMoon, auto: IconDeviceDesktop }[colorScheme];
   return (
-    <ActionIcon variant="default" size="lg" aria-label={t('nav.theme')} aria-haspopup="menu" onClick={p.onClick}>
+    <ActionIcon variant="default" size="lg" aria-label={t('nav.theme')} {...m.placeholder}>
       <Current size={18} />
     </ActionIcon>
   );
