@@ -127,6 +127,12 @@ describe('device detail pages', { timeout: 30_000 }, () => {
     expect(await screen.findAllByText('1.25 kWh')).toHaveLength(2);
     expect(screen.getByText('12.00 kWh')).toBeInTheDocument();
     expect(screen.getByText('Including the meter value of 10.00 kWh')).toBeInTheDocument();
+    // Two quarter-hours of power are not a week: the "always on" figure says what it rests on.
+    await waitFor(() =>
+      expect(document.querySelector('[data-base-load-partial]')?.textContent).toBe(
+        'Based on the readings so far: 30 minutes (the full figure takes a week).',
+      ),
+    );
     const readings = seen.find((u) => u.startsWith('/api/devices/5/readings') && u.includes('interval=raw'));
     expect(readings).toContain(`to=${SEEN + 1000}`);
     expect(readings).toContain('interval=raw');

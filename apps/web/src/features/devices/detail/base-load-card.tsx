@@ -5,12 +5,14 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useReadings } from '@/features/charts/api/get-readings';
 import { baseLoad, sumColumns } from '@/features/charts/chart-data';
+import { numberFormat } from '@/lib/intl';
 import { formatQuantity } from '../live-values';
-import { baseLoadRequest } from './base-load';
+import { baseLoadCoverage, baseLoadRequest, partialCoverage } from './base-load';
 
 /**
  * "Always on": the power a device draws even at its quietest — the 5th percentile of its 15-minute mean
- * power over the last 7 days — in W and what it costs in a year (kWh).
+ * power over the last 7 days — in W and what it costs in a year (kWh). A device with less than a week
+ * of readings says how much the figure rests on.
  */
 export function BaseLoadCard({ device }: { device: Pick<Device, 'id' | 'typeCode'> }) {
   const { t, i18n } = useTranslation();
@@ -24,7 +26,8 @@ export function BaseLoadCard({ device }: { device: Pick<Device, 'id' | 'typeCode
     };
     const total = col('power3phases');
     const power = total?.some((v) => v !== null) ? total : sumColumns(['pave1', 'pave2', 'pave3'].map(col).filter((c) => c !== null));
-    return baseLoad(power);
+    const b = baseLoad(power);
+    return b && { ...b, partial: partialCoverage(baseLoadCoverage(power)) };
   }, [q.data]);
 
   return (
@@ -45,6 +48,15 @@ export function BaseLoadCard({ device }: { device: Pick<Device, 'id' | 'typeCode
           <Text size="sm" style={{ fontVariantNumeric: 'tabular-nums' }}>
             {t('detail.baseLoad.perYear', { value: formatQuantity(figure.kwhPerYear, 'kWh', i18n.language) })}
           </Text>
+          {figure.partial && (
+            <Text size="xs" fw={600} mt={6} data-base-load-partial>
+              {t('detail.baseLoad.partial', {
+                span: numberFormat(i18n.language, { style: 'unit', unit: figure.partial.unit, unitDisplay: 'long' }).format(
+                  figure.partial.value,
+                ),
+              })}
+            </Text>
+          )}
           <Text size="xs" c="dimmed" mt={6}>
             {t('detail.baseLoad.hint')}
           </Text>

@@ -18,3 +18,23 @@ export function baseLoadRequest(deviceId: number, kind: DeviceKind, now = Date.n
   const to = Math.floor(now / Q) * Q;
   return { deviceId, from: to - BASE_LOAD_WINDOW_MS, to, interval: '15m', params: basePowerParams(kind) };
 }
+
+const HOUR = 3_600_000;
+
+/** How much of the window the figure rests on: 15-minute buckets with a power reading, in ms. */
+export function baseLoadCoverage(power: readonly (number | null)[]): number {
+  let n = 0;
+  for (const v of power) if (v !== null && Number.isFinite(v)) n++;
+  return n * Q;
+}
+
+/**
+ * A coverage short of the week, for people: whole days from two days on, else whole hours (at least
+ * one quarter-hour shows as minutes). Null when the week is covered (an hour of gaps allowed).
+ */
+export function partialCoverage(coveredMs: number): { value: number; unit: 'day' | 'hour' | 'minute' } | null {
+  if (coveredMs >= BASE_LOAD_WINDOW_MS - HOUR) return null;
+  if (coveredMs >= 48 * HOUR) return { value: Math.floor(coveredMs / (24 * HOUR)), unit: 'day' };
+  if (coveredMs >= HOUR) return { value: Math.floor(coveredMs / HOUR), unit: 'hour' };
+  return { value: Math.round(coveredMs / 60_000), unit: 'minute' };
+}
