@@ -262,56 +262,39 @@ export default async function devicePage(ctx: BenchContext) {
         await p.waitForTimeout(500);
         return [first, await navigateTime(p, url)];
       };
+    /** One figure: the median of some opens, each open's time listed after it. */
+    const reportOpens = (name: string, times: number[], note: string) =>
+      ctx.report(name, median(times), 'ms', `median of ${times.length} (${times.map((x) => x.toFixed(0)).join(', ')}); ${note}`);
+    /** Document loads of a URL in an open tab whose dashboard was shown (address typed, bookmark, reload). */
+    const documentLoads = (url: string) =>
+      opens(3, async (p) => {
+        await openDashboard(p);
+        return loadTime(p, url);
+      });
+
     const pairs = await opens(3, fromDashboard(year));
-    const firstOpen = pairs.map((x) => x[0]);
-    const again = pairs.map((x) => x[1]);
-    const what = 'dashboard loaded and idle 1 s, in-app navigation → first-screen charts drawn, 50 ms idle';
-    ctx.report(
+    reportOpens(
       'open energy detail, 365 days daily, from the dashboard',
-      median(firstOpen),
-      'ms',
-      `target ≤ 1000 ms; median of 3 (${firstOpen.map((x) => x.toFixed(0)).join(', ')}): ${what}`,
+      pairs.map((x) => x[0]),
+      'target ≤ 1000 ms: dashboard loaded and idle 1 s, in-app navigation → first-screen charts drawn, 50 ms idle',
     );
-    ctx.report(
+    reportOpens(
       '  … opened again in that tab',
-      median(again),
-      'ms',
-      `median of 3 (${again.map((x) => x.toFixed(0)).join(', ')}); its code loaded, its readings in the page's cache (5 min)`,
+      pairs.map((x) => x[1]),
+      "its code loaded, its readings in the page's cache (5 min)",
     );
-    const loads = await opens(3, async (p) => {
-      await openDashboard(p);
-      return loadTime(p, year);
-    });
-    ctx.report(
+    reportOpens(
       '  … loaded as a document in an open tab',
-      median(loads),
-      'ms',
-      `median of 3 (${loads.map((x) => x.toFixed(0)).join(', ')}); address typed or reload: navigation start → interactive`,
+      await documentLoads(year),
+      'address typed or reload: navigation start → interactive',
     );
-    const newTabs = await opens(3, (p) => loadTime(p, year));
-    ctx.report(
-      '  … loaded in a new tab',
-      median(newTabs),
-      'ms',
-      `median of 3 (${newTabs.map((x) => x.toFixed(0)).join(', ')}); adds Chromium's start of a tab and renderer`,
-    );
-    const fine = (await opens(3, fromDashboard(detail))).map((x) => x[0]);
-    ctx.report(
+    reportOpens('  … loaded in a new tab', await opens(3, (p) => loadTime(p, year)), "adds Chromium's start of a tab and renderer");
+    reportOpens(
       'open energy detail, 365 days at 15 min, from the dashboard',
-      median(fine),
-      'ms',
-      `median of 3 (${fine.map((x) => x.toFixed(0)).join(', ')}); 35,040 buckets per chart`,
+      (await opens(3, fromDashboard(detail))).map((x) => x[0]),
+      '35,040 buckets per chart',
     );
-    const fineLoads = await opens(3, async (p) => {
-      await openDashboard(p);
-      return loadTime(p, detail);
-    });
-    ctx.report(
-      '  … loaded as a document in an open tab',
-      median(fineLoads),
-      'ms',
-      `median of 3 (${fineLoads.map((x) => x.toFixed(0)).join(', ')})`,
-    );
+    reportOpens('  … loaded as a document in an open tab', await documentLoads(detail), 'navigation start → interactive');
 
     // 3. The chart chunk (uPlot + drawing code), loaded only by device pages.
     for (const prefix of ['uplot-chart-', 'device-details-']) {
