@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { type Browser, type BrowserContext, chromium } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 
 export const screenshotDir = path.resolve(import.meta.dirname, '../../.tmp/screenshots');
 
@@ -37,4 +37,14 @@ export function newContext(browser: Browser, opts: { mobile?: boolean; baseURL?:
     viewport: opts.mobile ? { width: 390, height: 800 } : { width: 1280, height: 800 },
     ...(opts.baseURL ? { baseURL: opts.baseURL } : {}),
   });
+}
+
+/**
+ * Waits until the signed-in layout (the app shell's header) has replaced the public one. The router
+ * changes the URL first and renders the new layout in a transition a moment later: a header menu opened
+ * in between belonged to the public layout and was removed with it, closed (seen in CI: "element was
+ * detached from the DOM" on a language menu item, then a 20 s timeout).
+ */
+export async function signedInShell(page: Page): Promise<void> {
+  await page.locator('header').waitFor();
 }

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { deviceDetailPath } from '@phasewatch/shared';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newContext, screenshotDir } from '../support/browser.js';
+import { launchBrowser, newContext, screenshotDir, signedInShell } from '../support/browser.js';
 import { type RunningServer, startServer } from '../support/server.js';
 
 /**
@@ -93,6 +93,7 @@ async function signedIn(opts: { mobile?: boolean; dark?: boolean } = {}): Promis
   await page.getByLabel(/^Password/).fill(DEMO.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL('**/dashboard');
+  await signedInShell(page);
   return page;
 }
 

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, screenshotDir } from '../support/browser.js';
+import { launchBrowser, screenshotDir, signedInShell } from '../support/browser.js';
 import { type RunningServer, registerUser, startServer } from '../support/server.js';
 
 /**
@@ -54,6 +54,7 @@ async function signIn(page: Page, who: { email: string; password: string } = DEM
   await page.getByLabel(/^(Password|Hasło|Parola)/).fill(who.password);
   await page.locator('button[type="submit"]').click();
   await page.waitForURL('**/dashboard');
+  await signedInShell(page);
 }
 
 /** A fresh account (own language, own devices), signed in on a new page. */

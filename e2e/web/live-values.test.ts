@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newContext, screenshotDir } from '../support/browser.js';
+import { launchBrowser, newContext, screenshotDir, signedInShell } from '../support/browser.js';
 import { type RunningServer, registerUser, startServer } from '../support/server.js';
 
 /**
@@ -84,6 +84,7 @@ async function signIn(page: Page) {
   await page.getByLabel(/^Password/).fill(USER.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL('**/dashboard');
+  await signedInShell(page);
 }
 
 const hubStatus = (page: Page) => page.locator('header [data-status]').getAttribute('data-status');
