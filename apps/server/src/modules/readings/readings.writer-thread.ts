@@ -1,5 +1,7 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { CounterRules } from '@phasewatch/shared';
+import { Checkpointer } from '../../storage/checkpointer.js';
+import { moduleWorker } from '../../storage/worker.js';
 
 /** The writer thread's young generation (MB). */
 const WRITER_YOUNG_GENERATION_MB = 12;
@@ -41,6 +43,7 @@ export class WriterThread {
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   private closed = false;
+  private checkpointer: Checkpointer | null = null;
 
   constructor(
     private readonly file: string,
@@ -48,20 +51,14 @@ export class WriterThread {
   ) {}
 
   private start(): Worker {
-    // Under tsx or vitest this module is TypeScript: the thread needs the same loader for its entry.
-    const ts = import.meta.url.endsWith('.ts');
-    const entry = new URL(`./readings.writer.worker.${ts ? 'ts' : 'js'}`, import.meta.url);
-    // (Node 20 does not apply `--import tsx` from a worker's execArgv to its entry: register it first.)
     // A small young generation: the writer's garbage is a flush's columns, and V8's default (up to 48 MB
     // here, as for the main thread) is memory a server holds for nothing.
-    const resourceLimits = { maxYoungGenerationSizeMb: WRITER_YOUNG_GENERATION_MB };
-    const worker = ts
-      ? new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); });`, {
-          eval: true,
-          workerData: { file: this.file, rules: this.rules },
-          resourceLimits,
-        })
-      : new Worker(entry, { workerData: { file: this.file, rules: this.rules }, resourceLimits });
+    const worker = moduleWorker(import.meta.url, 'readings.writer.worker', {
+      workerData: { file: this.file, rules: this.rules },
+      resourceLimits: { maxYoungGenerationSizeMb: WRITER_YOUNG_GENERATION_MB },
+    });
+    // The WAL this thread fills is checkpointed beside it, not in its commits (see storage/checkpointer.ts).
+    this.checkpointer ??= new Checkpointer(this.file);
     worker.on('message', (reply: WriterReply) => {
       const p = this.pending.get(reply.id);
       if (!p) return;
@@ -116,6 +113,8 @@ export class WriterThread {
     await Promise.all(drained);
     const worker = this.worker;
     this.worker = null;
+    await this.checkpointer?.stop();
+    this.checkpointer = null;
     if (worker) {
       worker.removeAllListeners('exit');
       await worker.terminate();
