@@ -1,9 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { NO_METRICS, type WriterMetrics } from '../metrics/metrics.js';
-import type { DeviceBatch, ReadingsRepository } from '../modules/readings/readings.repository.js';
+import { batchSize, type ReadingsRepository, readingsOf, type WriteBatch } from '../modules/readings/readings.repository.js';
 
 interface Job {
-  batch: DeviceBatch;
+  batch: WriteBatch;
   resolve: () => void;
   reject: (err: unknown) => void;
 }
@@ -11,18 +11,19 @@ interface Job {
 /** Most readings merged into one transaction; bigger queues flush in several. */
 const MAX_READINGS_PER_FLUSH = 20_000;
 
-function mergeBatches(jobs: readonly Job[]): DeviceBatch[] {
-  const byDevice = new Map<number, DeviceBatch>();
+/** The flush's batches: one per device, a device's submissions merged (column-wise batches go as they are when alone). */
+function mergeBatches(jobs: readonly Job[]): WriteBatch[] {
+  const byDevice = new Map<number, WriteBatch>();
   for (const { batch } of jobs) {
     const cur = byDevice.get(batch.deviceId);
     if (!cur) {
-      byDevice.set(batch.deviceId, { ...batch, readings: [...batch.readings] });
+      byDevice.set(batch.deviceId, batch);
       continue;
     }
     // Same device from several sources: later submissions win on equal timestamps.
-    const byTs = new Map(cur.readings.map((r) => [r.ts, r]));
-    for (const r of batch.readings) byTs.set(r.ts, { ts: r.ts, values: { ...(byTs.get(r.ts)?.values ?? {}), ...r.values } });
-    cur.readings = [...byTs.values()].sort((a, b) => a.ts - b.ts);
+    const byTs = new Map(readingsOf(cur).map((r) => [r.ts, r]));
+    for (const r of readingsOf(batch)) byTs.set(r.ts, { ts: r.ts, values: { ...(byTs.get(r.ts)?.values ?? {}), ...r.values } });
+    byDevice.set(batch.deviceId, { deviceId: batch.deviceId, tz: batch.tz, readings: [...byTs.values()].sort((a, b) => a.ts - b.ts) });
   }
   return [...byDevice.values()];
 }
@@ -57,9 +58,9 @@ export class BatchWriter {
     return this.queuedReadings;
   }
 
-  write(batch: DeviceBatch): Promise<void> {
+  write(batch: WriteBatch): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      this.queuedReadings += batch.readings.length;
+      this.queuedReadings += batchSize(batch);
       this.queue.push({ batch, resolve, reject });
       this.pump();
     });
@@ -100,7 +101,7 @@ export class BatchWriter {
     let count = 0;
     for (let i = 0; i < this.queue.length; i++) {
       const job = this.queue[i] as Job;
-      const n = job.batch.readings.length;
+      const n = batchSize(job.batch);
       const device = job.batch.deviceId;
       if (this.busy.has(device) || skipped.has(device) || (jobs.length > 0 && count + n > MAX_READINGS_PER_FLUSH)) {
         rest.push(job);
@@ -119,14 +120,14 @@ export class BatchWriter {
   }
 
   /** One transaction, timed for the metrics. */
-  private async commit(batches: DeviceBatch[], readings: number): Promise<void> {
+  private async commit(batches: WriteBatch[], readings: number): Promise<void> {
     const started = performance.now();
     await this.repo.write(batches);
     this.metrics.commitObserved((performance.now() - started) / 1000, readings);
   }
 
   private async flush(jobs: Job[]): Promise<void> {
-    const count = jobs.reduce((a, j) => a + j.batch.readings.length, 0);
+    const count = jobs.reduce((a, j) => a + batchSize(j.batch), 0);
     try {
       await this.commit(mergeBatches(jobs), count);
       for (const j of jobs) j.resolve();
@@ -138,7 +139,7 @@ export class BatchWriter {
       this.log.warn({ err }, 'merged ingest flush failed; retrying submissions one by one');
       for (const j of jobs) {
         try {
-          await this.commit([j.batch], j.batch.readings.length);
+          await this.commit([j.batch], batchSize(j.batch));
           j.resolve();
         } catch (e) {
           j.reject(e);

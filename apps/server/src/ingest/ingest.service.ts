@@ -15,6 +15,7 @@ import type { IngestMetrics } from '../metrics/metrics.js';
 import type { IngestIdentity } from '../modules/devices/devices.repository.js';
 import type { DevicesService } from '../modules/devices/devices.service.js';
 import type { BatchWriter } from './batch-writer.js';
+import { ParsedIngest } from './ingest.bytes.js';
 
 /** Batches up to this size announce every reading on the bus; larger ones (backfills) only the newest. */
 const EVENT_EVERY_READING_UP_TO = 50;
@@ -95,9 +96,14 @@ export class IngestService {
    * Checks every reading (catalogue names, timestamps within the window), then writes all of them in
    * one transaction; any bad reading rejects the whole request with 400 and nothing is written.
    */
-  async ingest(device: IngestIdentity, body: IngestRequest, source: 'http' | 'mqtt' = 'http'): Promise<{ accepted: number }> {
+  async ingest(
+    device: IngestIdentity,
+    body: IngestRequest | ParsedIngest,
+    source: 'http' | 'mqtt' = 'http',
+  ): Promise<{ accepted: number }> {
     const now = this.now();
     const oldest = now - this.opts.rawRetentionDays * 86_400_000;
+    if (body instanceof ParsedIngest) return this.ingestColumns(device, body, now, oldest, source);
     const list = body.readings;
     const check = this.prechecked.get(body);
     // A prechecked batch with nothing wrong needs only its time range compared with the window; any
@@ -127,14 +133,55 @@ export class IngestService {
     const announce = readings.length <= EVENT_EVERY_READING_UP_TO ? readings : readings.slice(-1);
     for (const r of announce)
       this.events.emit('readingCommitted', { deviceId: device.id, userId: device.userId, ts: r.ts, values: r.values });
-    // A device coming online (or its signal changing) is announced after its first commit; a device
-    // already looked at in the last seconds is left to the next look or the periodic sweep.
-    const checked = this.statusChecked.get(device.id);
-    if (checked === undefined || now - checked >= STATUS_CHECK_EVERY_MS) {
-      this.statusChecked.set(device.id, now);
-      await this.checkStatus(device.id);
-    }
+    await this.afterCommit(device.id, now);
     return { accepted: body.readings.length };
+  }
+
+  /**
+   * `ingest` of a body read into columns (`parseIngestBytes`: valid values, strictly increasing
+   * timestamps): only the time window is left to check, with the same field errors as `checkReadings`.
+   */
+  private async ingestColumns(
+    device: IngestIdentity,
+    body: ParsedIngest,
+    now: number,
+    oldest: number,
+    source: 'http' | 'mqtt',
+  ): Promise<{ accepted: number }> {
+    if (body.minTs < oldest || body.maxTs > now + MAX_FUTURE_SKEW_MS) {
+      const errors: ApiFieldError[] = [];
+      for (let i = 0; i < body.count && errors.length < MAX_FIELD_ERRORS; i++) {
+        const ts = body.ts[i] as number;
+        if (ts > now + MAX_FUTURE_SKEW_MS) errors.push({ field: `readings.${i}.ts`, message: 'is more than 5 minutes in the future' });
+        else if (ts < oldest)
+          errors.push({ field: `readings.${i}.ts`, message: `is older than the raw retention (${this.opts.rawRetentionDays} days)` });
+      }
+      throw new ApiError(400, errors.map((e) => `${e.field}: ${e.message}`).join('; '), errors);
+    }
+    await this.writer.write({ deviceId: device.id, tz: device.timezone, index: body.index, ts: body.ts, cols: body.cols });
+    this.opts.metrics?.ingested(source, body.count);
+    const from = body.count <= EVENT_EVERY_READING_UP_TO ? 0 : body.count - 1;
+    for (let i = from; i < body.count; i++)
+      this.events.emit('readingCommitted', {
+        deviceId: device.id,
+        userId: device.userId,
+        ts: body.ts[i] as number,
+        values: body.values(i),
+      });
+    await this.afterCommit(device.id, now);
+    return { accepted: body.count };
+  }
+
+  /**
+   * A device coming online (or its signal changing) is announced after its first commit; a device
+   * already looked at in the last seconds is left to the next look or the periodic sweep.
+   */
+  private async afterCommit(deviceId: number, now: number): Promise<void> {
+    const checked = this.statusChecked.get(deviceId);
+    if (checked === undefined || now - checked >= STATUS_CHECK_EVERY_MS) {
+      this.statusChecked.set(deviceId, now);
+      await this.checkStatus(deviceId);
+    }
   }
 
   /**

@@ -94,6 +94,25 @@ export interface ColumnarBatch extends RawBatch {
   cols: Float64Array[];
 }
 
+/** What a write takes: a device's readings as objects, or already column-wise (same rules: sorted, unique timestamps). */
+export type WriteBatch = DeviceBatch | ColumnarBatch;
+
+/** How many readings a batch holds. */
+export const batchSize = (b: WriteBatch): number => ('cols' in b ? b.ts.length : b.readings.length);
+
+/** A column-wise batch as reading objects (`{ name: value }`, catalogue order, absent values left out). */
+export function readingsOf(b: WriteBatch): DeviceBatch['readings'] {
+  if (!('cols' in b)) return b.readings;
+  return Array.from(b.ts, (ts, i) => {
+    const values: Record<string, number> = {};
+    b.index.forEach((c, j) => {
+      const v = (b.cols[j] as Float64Array)[i] as number;
+      if (!Number.isNaN(v)) values[PARAMETER_NAMES[c] as string] = v;
+    });
+    return { ts, values };
+  });
+}
+
 export interface RepositoryOptions {
   /** SQLite: run the writes on a worker thread (see readings.writer-thread.ts). */
   writerThread?: boolean;
@@ -381,8 +400,8 @@ export class ReadingsRepository {
   // ---------------------------------------------------------------- writes
 
   /** Writes the batches in one transaction; nothing of it is visible or kept if any part fails. */
-  async write(batches: readonly DeviceBatch[]): Promise<void> {
-    const work = batches.filter((b) => b.readings.length > 0).map(columnarBatch);
+  async write(batches: readonly WriteBatch[]): Promise<void> {
+    const work = batches.filter((b) => batchSize(b) > 0).map((b) => ('cols' in b ? b : columnarBatch(b)));
     if (work.length === 0) return;
     if (this.thread) {
       const flush = encodeFlush(work);
