@@ -109,6 +109,8 @@ export async function loadgenMain(): Promise<void> {
     let errors = 0;
     let expected = 0;
     const ingestMs: number[] = [];
+    /** FLEET_TIMELINE=1: each measured POST's second and latency, printed per second after the run. */
+    const timeline: [number, number][] = [];
     const post = (d: FleetDevice, i: number) => {
       const ts = Math.round(now());
       const body = JSON.stringify({ readings: [{ ts: new Date(ts).toISOString(), values: threePhaseReading(i, ts) }] });
@@ -129,6 +131,7 @@ export async function loadgenMain(): Promise<void> {
           res.on('end', () => {
             if (!counted) return;
             ingestMs.push(performance.now() - started);
+            if (process.env.FLEET_TIMELINE) timeline.push([Math.floor((started - start) / 1000), performance.now() - started]);
             if (res.statusCode === 200) {
               ok++;
               expected++;
@@ -162,6 +165,16 @@ export async function loadgenMain(): Promise<void> {
       tick();
     });
     measuring = false;
+    if (process.env.FLEET_TIMELINE) {
+      const bySecond = new Map<number, number[]>();
+      for (const [sec, ms] of timeline) bySecond.set(sec, [...(bySecond.get(sec) ?? []), ms]);
+      for (const [sec, all] of [...bySecond].sort((a, b) => a[0] - b[0])) {
+        all.sort((a, b) => a - b);
+        process.stderr.write(
+          `fleet timeline s=${sec} n=${all.length} p50=${percentile(all, 50).toFixed(0)} p99=${percentile(all, 99).toFixed(0)} max=${(all[all.length - 1] ?? 0).toFixed(0)}\n`,
+        );
+      }
+    }
     const received = () => rec.received;
     // Stragglers: up to 5 s for answers and pushes still on their way.
     const deadline = performance.now() + 5000;

@@ -35,7 +35,6 @@ export class ParsedIngest {
 
 /** A parameter's column while a body is read. */
 interface Slot {
-  name: string;
   catalogue: number;
   info: ParameterInfo;
   col: Float64Array;
@@ -44,6 +43,44 @@ interface Slot {
 const CATALOGUE = new Map(PARAMETER_NAMES.map((p, i) => [p, i]));
 const POW10 = Array.from({ length: 16 }, (_, k) => 10 ** k);
 const READINGS = Buffer.from('"readings"');
+
+/** A parameter name as bytes, with its catalogue entry. */
+interface Key {
+  bytes: Uint8Array;
+  catalogue: number;
+  info: ParameterInfo;
+}
+
+/** Catalogue names met in bodies, by a hash of their bytes (only catalogue names get in: bounded). */
+const KEYS = new Map<number, Key[]>();
+
+/** The catalogue entry of the name in bytes [ks, ke), found by its bytes (no string made once it was met). */
+function keyAt(b: Uint8Array, ks: number, ke: number, buf: Buffer): Key {
+  let h = 0x811c9dc5;
+  for (let k = ks; k < ke; k++) h = Math.imul(h ^ (b[k] as number), 0x01000193);
+  const len = ke - ks;
+  const bucket = KEYS.get(h);
+  if (bucket !== undefined)
+    for (const e of bucket) {
+      if (e.bytes.length !== len) continue;
+      let k = 0;
+      while (k < len && e.bytes[k] === b[ks + k]) k++;
+      if (k === len) return e;
+    }
+  const name = buf.toString('latin1', ks, ke);
+  const info = parameterInfo(name);
+  const catalogue = CATALOGUE.get(name);
+  if (info === undefined || catalogue === undefined) throw NOT_MINE;
+  const e = { bytes: Uint8Array.from(b.subarray(ks, ke)), catalogue, info };
+  if (bucket) bucket.push(e);
+  else KEYS.set(h, [e]);
+  return e;
+}
+
+/** Which slot of the current body holds a catalogue parameter: valid where `slotGen` is the body's `gen`. */
+const slotGen = new Int32Array(PARAMETER_NAMES.length);
+const slotAt = new Int32Array(PARAMETER_NAMES.length);
+let gen = 0;
 
 /** Thrown inside the reader for anything it does not take; `parseIngestBytes` answers null. */
 const NOT_MINE = Symbol('not mine');
@@ -144,22 +181,21 @@ function read(b: Uint8Array): ParsedIngest {
   i = expect(b, i, 58); // :
   i = expect(b, i, 91); // [
 
-  let cap = 64;
+  // Columns start one reading long (a live reading is one) and grow to what the bytes read so far
+  // say the body holds: a 5,000-reading batch grows once or twice, a single reading never.
+  const first = i;
+  let cap = 1;
   let ts = new Float64Array(cap);
   const slots: Slot[] = [];
-  const byName = new Map<string, Slot>();
-  // A batch repeats one set of names in one order: the slot at the same position of the previous
-  // reading answers for a key with the same bytes (where they were there), without making a string.
-  const posSlot: Slot[] = [];
-  const posStart: number[] = [];
-  const posLen: number[] = [];
+  gen = gen === 0x7fffffff ? 1 : gen + 1;
   let count = 0;
   let prev = Number.NEGATIVE_INFINITY;
 
   for (;;) {
     if (count === MAX_INGEST_BATCH) throw NOT_MINE;
     if (count === cap) {
-      cap *= 2;
+      const perReading = (i - first) / count;
+      cap = Math.min(MAX_INGEST_BATCH, Math.max(cap * 2, Math.ceil((n - first) / perReading) + 8));
       const grown = new Float64Array(cap);
       grown.set(ts);
       ts = grown;
@@ -194,34 +230,19 @@ function read(b: Uint8Array): ParsedIngest {
         hadValues = true;
         i = ws(b, expect(b, i, 123)); // {
         if (b[i] === 125) throw NOT_MINE; // no parameter: the general path names it
-        for (let pos = 0; ; pos++) {
+        for (;;) {
           i = expect(b, i, 34);
           const ks = i;
           const ke = stringEnd(b, i);
-          const kl = ke - ks;
-          let slot = posSlot[pos];
-          if (slot !== undefined && posLen[pos] === kl) {
-            const ref = posStart[pos] as number;
-            for (let k = 0; k < kl; k++)
-              if (b[ks + k] !== b[ref + k]) {
-                slot = undefined;
-                break;
-              }
-          } else slot = undefined;
-          if (slot === undefined) {
-            const name = buf.toString('latin1', ks, ke);
-            slot = byName.get(name);
-            if (slot === undefined) {
-              const info = parameterInfo(name);
-              const catalogue = CATALOGUE.get(name);
-              if (info === undefined || catalogue === undefined) throw NOT_MINE;
-              slot = { name, catalogue, info, col: new Float64Array(cap).fill(Number.NaN) };
-              byName.set(name, slot);
-              slots.push(slot);
-            }
-            posSlot[pos] = slot;
-            posStart[pos] = ks;
-            posLen[pos] = kl;
+          const key = keyAt(b, ks, ke, buf);
+          const p = key.catalogue;
+          let slot: Slot;
+          if (slotGen[p] === gen) slot = slots[slotAt[p] as number] as Slot;
+          else {
+            slot = { catalogue: p, info: key.info, col: new Float64Array(cap).fill(Number.NaN) };
+            slotGen[p] = gen;
+            slotAt[p] = slots.length;
+            slots.push(slot);
           }
           i = ws(b, expect(b, ke + 1, 58)); // :
           const v = number(b, i, buf);
@@ -251,11 +272,12 @@ function read(b: Uint8Array): ParsedIngest {
 
   slots.sort((x, y) => x.catalogue - y.catalogue);
   // Strictly increasing: the first and the last are the extremes.
+  const cut = (a: Float64Array) => (a.length === count ? a : a.subarray(0, count));
   return new ParsedIngest(
     count,
-    ts.subarray(0, count),
+    cut(ts),
     slots.map((s) => s.catalogue),
-    slots.map((s) => s.col.subarray(0, count)),
+    slots.map((s) => cut(s.col)),
     ts[0] as number,
     ts[count - 1] as number,
   );
