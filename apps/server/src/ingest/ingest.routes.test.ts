@@ -141,6 +141,54 @@ describe.each(DIALECTS)('ingest, readings and energy (%s)', (dialect) => {
     expect(await rawCount(d.device.id)).toBe(5000);
   });
 
+  it('answers a batch read into columns exactly as one parsed as objects (same errors, same stored rows)', async () => {
+    const rawPost = (key: string, body: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/ingest',
+        headers: { 'x-device-key': key, 'content-type': 'application/json' },
+        payload: body,
+      });
+    const base = Date.now() - 500 * MIN;
+    const readings = Array.from({ length: 400 }, (_, i) => ({
+      ts: new Date(base + i * MIN).toISOString(),
+      values: { vave1: 230 + (i % 7) / 10, pave1: -12.5 + i, eai1: 100 + i * 0.001 },
+    }));
+    const plain = JSON.stringify({ readings });
+    // An escaped key (`\u0074s` is `ts`) sends the same batch down the general path.
+    const escaped = plain.replace('"ts"', '"\\u0074s"');
+    expect(plain.length).toBeGreaterThan(16_384);
+    // Two readings outside the window: the same field errors either way, and nothing stored.
+    const late = JSON.parse(plain) as { readings: { ts: string }[] };
+    (late.readings[7] as { ts: string }).ts = new Date(Date.now() + 10 * MIN).toISOString();
+    (late.readings[9] as { ts: string }).ts = '1900-01-01T00:00:00.000Z';
+    const lateText = JSON.stringify(late);
+    const a = await device('10:00:00:00:00:1A');
+    const b = await device('10:00:00:00:00:1B');
+    const fast = await rawPost(a.ingestKey, lateText);
+    const slow = await rawPost(b.ingestKey, lateText.replace('"ts"', '"\\u0074s"'));
+    expect(fast.statusCode).toBe(400);
+    expect(fast.json()).toEqual(slow.json());
+    expect((fast.json() as { errors: { field: string }[] }).errors.map((e) => e.field)).toEqual(['readings.7.ts', 'readings.9.ts']);
+    expect(await rawCount(a.device.id)).toBe(0);
+    // Accepted either way, with the same rows read back.
+    expect((await rawPost(a.ingestKey, plain)).json()).toEqual({ accepted: 400 });
+    expect((await rawPost(b.ingestKey, escaped)).json()).toEqual({ accepted: 400 });
+    const rows = async (id: number) => {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/api/devices/${id}/readings?from=${new Date(base).toISOString()}&to=${new Date(base + 400 * MIN).toISOString()}&params=vave1,pave1,eai1&interval=raw`,
+        headers: user.auth,
+      });
+      expect(res.statusCode).toBe(200);
+      return res.json() as { ts: unknown[]; series: Record<string, { values: number[] }> };
+    };
+    const fromColumns = await rows(a.device.id);
+    expect(fromColumns.series.pave1?.values.slice(0, 3)).toEqual([-12.5, -11.5, -10.5]);
+    expect(fromColumns).toEqual(await rows(b.device.id));
+    expect(await rawCount(a.device.id)).toBe(400);
+  });
+
   it('names every bad field of a well-formed batch, in order, with the same messages', async () => {
     const d = await device('10:00:00:00:00:06');
     const ts = new Date(Date.now() - MIN).toISOString();
