@@ -129,9 +129,10 @@ export async function loadgenMain(): Promise<void> {
         (res) => {
           res.resume();
           res.on('end', () => {
+            // (The timeline shows the warm-up too.)
+            if (process.env.FLEET_TIMELINE) timeline.push([Math.floor((started - start) / 1000), performance.now() - started]);
             if (!counted) return;
             ingestMs.push(performance.now() - started);
-            if (process.env.FLEET_TIMELINE) timeline.push([Math.floor((started - start) / 1000), performance.now() - started]);
             if (res.statusCode === 200) {
               ok++;
               expected++;

@@ -141,6 +141,20 @@ describe.each(DIALECTS)('ingest, readings and energy (%s)', (dialect) => {
     expect(await rawCount(d.device.id)).toBe(5000);
   });
 
+  it('looks up many devices’ keys sent at once together: every known key is taken, an unknown one refused', async () => {
+    const fleet = await Promise.all(Array.from({ length: 30 }, (_, n) => device(`10:00:00:00:02:${String(n).padStart(2, '0')}`)));
+    const ts = new Date(Date.now() - MIN).toISOString();
+    const answers = await Promise.all([
+      ...fleet.map((d) => post(d.ingestKey, [{ ts, values: { vave1: 230 } }])),
+      post('no-such-key', [{ ts, values: { vave1: 230 } }]),
+      // The same key twice in one turn: both wait for the one lookup.
+      post(fleet[0]?.ingestKey as string, [{ ts: new Date(Date.now() - 2 * MIN).toISOString(), values: { vave1: 231 } }]),
+    ]);
+    expect(answers.map((a) => a.statusCode)).toEqual([...fleet.map(() => 200), 401, 200]);
+    for (const d of fleet.slice(0, 3)) expect(await rawCount(d.device.id)).toBeGreaterThan(0);
+    expect(await rawCount(fleet[0]?.device.id as number)).toBe(2);
+  });
+
   it('answers a batch read into columns exactly as one parsed as objects (same errors, same stored rows)', async () => {
     const rawPost = (key: string, body: string) =>
       t.app.inject({

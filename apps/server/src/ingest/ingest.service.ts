@@ -32,6 +32,8 @@ export interface IngestOptions {
 
 /** How long a device key's identity is reused without asking the database (a deleted device is forgotten at once). */
 const IDENTITY_TTL_MS = 60_000;
+/** Keys looked up per query (one turn's lookups are split into queries of at most this many). */
+const LOOKUPS_PER_QUERY = 500;
 /** A device's status is looked at after a commit at most this often (the periodic sweep covers the rest). */
 const STATUS_CHECK_EVERY_MS = 5_000;
 
@@ -49,6 +51,8 @@ export class IngestService {
   private readonly identities = new BoundedMap<string, { identity: IngestIdentity; until: number }>(20_000);
   /** When each device's status was last looked at after a commit. */
   private readonly statusChecked = new BoundedMap<number, number>(20_000);
+  /** Keys to look up at the end of this turn, with who waits for each. */
+  private pendingLookups: Map<string, { resolve: (d: IngestIdentity | undefined) => void; reject: (err: unknown) => void }[]> | null = null;
   /** Devices whose status the next check looks at: one query for all the commits of an event-loop turn. */
   private pendingStatus: { ids: Set<number>; done: Promise<void> } | null = null;
 
@@ -71,7 +75,7 @@ export class IngestService {
     const now = this.now();
     const cached = this.identities.get(key);
     if (cached && cached.until > now) return cached.identity;
-    const device = await this.devices.byIngestKey(key);
+    const device = await this.lookUp(key);
     if (!device) {
       this.identities.delete(key);
       throw unauthorized('Unknown device key');
@@ -80,6 +84,40 @@ export class IngestService {
     // all its keys up again in the same second, every minute (2,000 queries beside the writes).
     this.identities.set(key, { identity: device, until: now + IDENTITY_TTL_MS * (0.75 + Math.random() * 0.5) });
     return device;
+  }
+
+  /**
+   * A key's device, looked up together with the other keys asked for in the same turn: a fleet starting
+   * (or a server restarting under one) asks for thousands at once, and a query each held the pool's
+   * connections from the writes for seconds.
+   */
+  private lookUp(key: string): Promise<IngestIdentity | undefined> {
+    let batch = this.pendingLookups;
+    if (!batch) {
+      const keys = new Map<string, { resolve: (d: IngestIdentity | undefined) => void; reject: (err: unknown) => void }[]>();
+      batch = keys;
+      this.pendingLookups = keys;
+      setImmediate(() => {
+        if (this.pendingLookups === keys) this.pendingLookups = null;
+        const all = [...keys.keys()];
+        for (let i = 0; i < all.length; i += LOOKUPS_PER_QUERY) {
+          const part = all.slice(i, i + LOOKUPS_PER_QUERY);
+          this.devices.byIngestKeys(part).then(
+            (found) => {
+              for (const k of part) for (const w of keys.get(k) ?? []) w.resolve(found.get(k));
+            },
+            (err: unknown) => {
+              for (const k of part) for (const w of keys.get(k) ?? []) w.reject(err);
+            },
+          );
+        }
+      });
+    }
+    return new Promise((resolve, reject) => {
+      const waiting = batch.get(key);
+      if (waiting) waiting.push({ resolve, reject });
+      else batch.set(key, [{ resolve, reject }]);
+    });
   }
 
   /**

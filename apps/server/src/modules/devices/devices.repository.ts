@@ -66,6 +66,26 @@ export class DevicesRepository {
     return row;
   }
 
+  /** `findByKeyHash` for many hashes in one query, by hash (unknown ones left out). */
+  async findByKeyHashes(hashes: readonly string[]): Promise<Map<string, IngestIdentity>> {
+    const out = new Map<string, IngestIdentity>();
+    if (hashes.length === 0) return out;
+    const rows = await this.db
+      .selectFrom('devices')
+      .innerJoin('users', 'users.id', 'devices.user_id')
+      .select([
+        'devices.id as id',
+        'devices.user_id as userId',
+        'devices.mac as mac',
+        'users.timezone as timezone',
+        'devices.ingest_key_hash as hash',
+      ])
+      .where('devices.ingest_key_hash', 'in', [...hashes])
+      .execute();
+    for (const { hash, ...identity } of rows) out.set(hash, identity);
+    return out;
+  }
+
   /** The newest raw reading of each of the user's devices (or of one of them), by device id. */
   latestReadings(userId: number, deviceId?: number): Promise<Map<number, LatestRawReading>> {
     return latestRawReadings(this.db, this.dialect, userId, deviceId);

@@ -212,6 +212,15 @@ export class DevicesService {
     return this.repo.findByKeyHash(sha256(key));
   }
 
+  /** `byIngestKey` for many keys in one query (at most a few hundred), by key; unknown keys left out. */
+  async byIngestKeys(keys: readonly string[]): Promise<Map<string, IngestIdentity>> {
+    const hashes = new Map(keys.map((k) => [sha256(k), k]));
+    const found = await this.repo.findByKeyHashes([...hashes.keys()]);
+    const out = new Map<string, IngestIdentity>();
+    for (const [hash, identity] of found) out.set(hashes.get(hash) as string, identity);
+    return out;
+  }
+
   /**
    * Announces status and weak-signal changes once each: called after commits (a device coming online)
    * and by a periodic sweep (devices falling silent).

@@ -651,13 +651,50 @@ export class ReadingsRepository {
       'SELECT id FROM devices WHERE last_seen IS NOT NULL AND last_seen >= rollup_through AND rollup_through < ? ORDER BY rollup_through, id LIMIT ?',
       [target, COMPACT_DEVICES_PER_ROUND],
     );
-    for (const { id } of due) {
+    // Devices with nothing to roll up before `target` move on together; the others step by step.
+    for (const id of await this.advanceEmpty(
+      due.map((r) => Number(r.id)),
+      target,
+    )) {
       for (;;) {
         if (performance.now() - started > budgetMs) return true;
-        if (await this.compactStep(Number(id), target)) break;
+        if (await this.compactStep(id, target)) break;
       }
     }
     return due.length === COMPACT_DEVICES_PER_ROUND;
+  }
+
+  /**
+   * `compactStep`'s first look for many devices in one transaction: their rows locked (so every reading
+   * committed for them is seen), the watermark of each with no raw row in [watermark, target) and one
+   * after `target` set to `target` in one statement. Answers the devices that have hours to roll up.
+   * A fleet's first readings made every new device due (its watermark at 0): one transaction of six
+   * statements per device, 12,000 statements for 2,000 devices beside their live writes.
+   */
+  private advanceEmpty(ids: readonly number[], target: number): Promise<number[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.sql.transaction(async (tx) => {
+      const marks = await this.lockDevices(tx, ids);
+      const open = [...marks].filter(([, w]) => w < target).map(([id]) => id);
+      if (open.length === 0) return [];
+      const rows = await tx.all(
+        `SELECT d.id AS id,
+           EXISTS (SELECT 1 FROM readings r WHERE r.device_id = d.id AND r.ts >= d.rollup_through AND r.ts < ?) AS before,
+           EXISTS (SELECT 1 FROM readings r WHERE r.device_id = d.id AND r.ts >= ?) AS after
+         FROM devices d WHERE d.id IN (${inList(open.length)})`,
+        [target, target, ...open],
+      );
+      const yes = (v: unknown) => v === true || v === 1;
+      const work = new Set<number>();
+      const move: number[] = [];
+      for (const r of rows) {
+        if (yes(r.before)) work.add(Number(r.id));
+        else if (yes(r.after)) move.push(Number(r.id));
+      }
+      if (move.length > 0) await tx.run(`UPDATE devices SET rollup_through = ? WHERE id IN (${inList(move.length)})`, [target, ...move]);
+      // In the order they were due (oldest watermark first).
+      return ids.filter((id) => work.has(id));
+    });
   }
 
   /** One compaction step of a device in its own transaction; true when it reached `target`. */

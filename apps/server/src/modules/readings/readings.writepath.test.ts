@@ -19,6 +19,32 @@ describe.each(DIALECTS)('live write path (%s)', (dialect) => {
     await ts?.dispose();
   });
 
+  it('a round moves every device with nothing to roll up at once and rolls up the others as before', async () => {
+    ts = await createTestStorage(dialect);
+    await insertOwnerWithDevices(ts.storage.db as never, 40, TZ);
+    const repo = new ReadingsRepository(ts.storage);
+    repos.push(repo);
+    const target = floorTo(Date.now(), H1) - 2 * H1;
+    // Devices 1-38: live readings after the target only (a fleet's first minutes). 39: an hour before it
+    // as well. 40: nothing at all.
+    for (let id = 1; id <= 38; id++)
+      await repo.write([{ deviceId: id, tz: TZ, readings: [{ ts: target + 5 * MIN + id, values: { vave1: 230 } }] }]);
+    const history: Reading[] = Array.from({ length: 30 }, (_, i) => ({ ts: target - H1 + i * 2 * MIN, values: { eai1: 5 + i * 0.1 } }));
+    await repo.write([{ deviceId: 39, tz: TZ, readings: history.slice(0, 10) }]);
+    await repo.write([{ deviceId: 39, tz: TZ, readings: [...history.slice(10), { ts: target + MIN, values: { eai1: 9 } }] }]);
+    expect(await repo.watermark(1)).toBe(0);
+    while (await repo.compactDue(target, 10_000)) {}
+    for (let id = 1; id <= 38; id++) expect(await repo.watermark(id)).toBe(target);
+    expect(await repo.watermark(39)).toBe(target);
+    expect(await repo.watermark(40)).toBe(0);
+    // Device 39's hour was rolled up: its quarter-hours answer as the raw rows do.
+    const service = new ReadingsService(repo);
+    const q = { from: target - H1, to: target, interval: '15m' as const, params: ['eai1'] };
+    const rolled = await service.readings(39, TZ, q);
+    expect(rolled.ts).toHaveLength(4);
+    expect((await packedRollupRows(ts.storage, 39)).length).toBeGreaterThan(0);
+  });
+
   it('a restart between live writes and their roll-up loses nothing: answers from raw rows, then the same rollups as one batch', async () => {
     ts = await createTestStorage(dialect);
     await insertOwnerWithDevices(ts.storage.db as never, 2, TZ);
