@@ -9,7 +9,7 @@ import { DevicesRepository } from './devices/devices.repository.js';
 import { devicesRoutes } from './devices/devices.routes.js';
 import { DevicesService } from './devices/devices.service.js';
 import { Compactor } from './readings/readings.compactor.js';
-import { ReadingsRepository } from './readings/readings.repository.js';
+import { pgWriteConcurrency, ReadingsRepository } from './readings/readings.repository.js';
 import { readingsRoutes } from './readings/readings.routes.js';
 import { ReadingsService } from './readings/readings.service.js';
 
@@ -38,6 +38,7 @@ export interface Telemetry {
 export async function createTelemetry(app: FastifyInstance, base: BaseContext): Promise<Telemetry> {
   const readingsRepo = new ReadingsRepository(base.storage, {
     writerThread: true,
+    pgWriteConcurrency: pgWriteConcurrency(base.config.pgPoolSize),
     rules: { jitterRatio: base.config.energyJitterRatio, gapLimitMs: base.config.energyGapLimitMs },
   });
   const compactor = new Compactor(readingsRepo, app.log);

@@ -53,7 +53,7 @@ import {
   sliceLevel,
 } from './readings.rollup.js';
 import { SqlRunner, type TableWrite, type Tx, type Value } from './readings.sql.js';
-import { WriterThread } from './readings.writer-thread.js';
+import { type WriterTarget, WriterThread } from './readings.writer-thread.js';
 
 /*
  * Storage of readings: raw rows (the durable truth) and rollups derived from them (quarter-hours and
@@ -70,9 +70,10 @@ import { WriterThread } from './readings.writer-thread.js';
  * it lands, else from the raw rows read back). Reads take rollups below the watermark and compute the
  * rest (at most about an hour) from raw rows, so every answer is complete and identical either way.
  *
- * Concurrency. SQLite: every write runs on the writer thread, one at a time. PostgreSQL: a write locks
- * its devices' rows (`FOR UPDATE`, in id order) before reading the watermark, so ingest and compaction
- * of one device serialize across server instances; no advisory lock outlives its transaction.
+ * Concurrency. Every write runs on the writer thread (readings.writer-thread.ts). SQLite: one at a time.
+ * PostgreSQL: side by side on the thread's pool; a write locks its devices' rows (`FOR UPDATE`, in id
+ * order) before reading the watermark, so ingest and compaction of one device serialize across server
+ * instances; no advisory lock outlives its transaction.
  */
 
 /** Readings of one device for one write, sorted by ts with unique timestamps. */
@@ -113,9 +114,28 @@ export function readingsOf(b: WriteBatch): DeviceBatch['readings'] {
   });
 }
 
+/**
+ * PostgreSQL transactions the writer runs at once for a configured pool size: two, one waiting on its
+ * round trips while the other goes on (at 2,000 live devices four at once took twice as long each, 14.6
+ * vs 7.4 ms for 8.5 readings, contending for the same two cores and pages).
+ */
+export function pgWriteConcurrency(pgPoolSize: number): number {
+  return Math.max(1, Math.min(2, Math.floor(pgPoolSize / 2)));
+}
+
+/** The writer thread's target: the SQLite file, or the PostgreSQL database with a pool of `concurrency` + 1 (compaction). */
+function writerTarget(storage: Storage, concurrency: number): WriterTarget {
+  if (storage.sqlite) return { dialect: 'sqlite', file: storage.location };
+  const url = (storage.pgPool as pg.Pool & { options: { connectionString?: string } }).options.connectionString;
+  if (!url) throw new Error('the readings writer thread needs the PostgreSQL connection string');
+  return { dialect: 'postgres', url, poolSize: concurrency + 1 };
+}
+
 export interface RepositoryOptions {
-  /** SQLite: run the writes on a worker thread (see readings.writer-thread.ts). */
+  /** Run the writes on a worker thread (see readings.writer-thread.ts). */
   writerThread?: boolean;
+  /** PostgreSQL with `writerThread`: the transactions at once the writer may run (its pool holds one more, for compaction). */
+  pgWriteConcurrency?: number;
   rules?: CounterRules;
 }
 
@@ -355,7 +375,7 @@ export class ReadingsRepository {
   readonly rules: CounterRules;
   private readonly sql: SqlRunner;
   private readonly partitions = new Set<string>();
-  /** SQLite with `writerThread`: the writes run on a worker thread (see readings.writer-thread.ts). */
+  /** With `writerThread`: the writes run on a worker thread (see readings.writer-thread.ts). */
   private readonly thread: WriterThread | null;
 
   constructor(
@@ -364,22 +384,19 @@ export class ReadingsRepository {
   ) {
     this.rules = opts.rules ?? DEFAULT_COUNTER_RULES;
     this.sql = new SqlRunner(storage);
-    this.thread = opts.writerThread && storage.sqlite ? new WriterThread(storage.location, this.rules) : null;
+    this.thread = opts.writerThread ? new WriterThread(writerTarget(storage, opts.pgWriteConcurrency ?? 2), this.rules) : null;
   }
 
   /**
    * How many writes may be under way at once. SQLite without the thread: one (one connection). With
    * the thread: two, so the thread has the next flush waiting while the main thread hears of the last
-   * (the thread still runs them one after another). PostgreSQL: two transactions on the pool, one
-   * waiting on its round trips while the other goes on (writes of one device never overlap: the caller
-   * keeps them apart, and the device row locks would serialize them anyway). Not more: at 2,000 live
-   * devices four at once took twice as long each (14.6 ms vs 7.4 ms for 8.5 readings) and the ingest
-   * p99 went from 73 ms to 0.7 s, the transactions contending for the same two cores and pages.
+   * (the thread still runs them one after another). PostgreSQL: `pgWriteConcurrency` (writes of one
+   * device never overlap: the caller keeps them apart, and the device row locks would serialize them
+   * anyway).
    */
   writeConcurrency(pgPoolSize: number): number {
-    if (this.thread) return 2;
-    if (this.storage.sqlite) return 1;
-    return Math.max(1, Math.min(2, Math.floor(pgPoolSize / 2)));
+    if (this.storage.sqlite) return this.thread ? 2 : 1;
+    return pgWriteConcurrency(pgPoolSize);
   }
 
   /** Stops the writer thread (after the writes already made); the storage itself is closed by its owner. */

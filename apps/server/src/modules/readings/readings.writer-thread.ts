@@ -8,6 +8,7 @@ const WRITER_YOUNG_GENERATION_MB = 12;
 
 /** The writes the thread runs, by name, with their arguments (see readings.writer.worker.ts). */
 export interface WriterOps {
+  close: [];
   write: [flush: import('./readings.repository.js').EncodedFlush];
   compactDue: [target: number, budgetMs: number];
   statementCount: [];
@@ -29,14 +30,25 @@ interface Pending {
   reject: (err: Error) => void;
 }
 
+/** Where the thread writes: the SQLite data file, or a PostgreSQL database through a small pool of its own. */
+export type WriterTarget = { dialect: 'sqlite'; file: string } | { dialect: 'postgres'; url: string; poolSize: number };
+
 /**
- * The SQLite writes of readings and rollups, run on a worker thread with its own connection to the
- * data file. better-sqlite3 is synchronous: on the main thread a 5,000-reading write held the event
- * loop (HTTP, the realtime hub, MQTT) for tens of milliseconds; on its own thread it runs beside them,
- * on the second core. Reads stay on the main connection (WAL: readers never wait for the writer), and
- * a write's promise resolves once it is committed, so what the caller answers afterwards is on disk.
- * Calls run one at a time in the order made. If the thread dies, pending calls fail and the next call
- * starts a new one.
+ * The writes of readings and rollups, run on a worker thread with its own connection(s). Reads stay on
+ * the main thread's connections, and a write's promise resolves once it is committed, so what the
+ * caller answers afterwards is stored. If the thread dies, pending calls fail and the next call starts
+ * a new one.
+ *
+ * SQLite: better-sqlite3 is synchronous; on the main thread a 5,000-reading write held the event loop
+ * (HTTP, the realtime hub, MQTT) for tens of milliseconds; on its own thread it runs beside them, on the
+ * second core (WAL: readers never wait for the writer). Calls run one at a time in the order made.
+ *
+ * PostgreSQL: a transaction is five or six round trips, and each answer waits for its thread's event
+ * loop. On the main thread, busy with 2,000 live devices' requests and their hub frames, every round
+ * trip waited for the loop (p50 20-50 ms when it fell behind), so a transaction of ten readings took
+ * 150 ms, the queue grew, and the writes never caught up again. On this thread the round trips wait for
+ * nothing else, and the queries' encoding and their socket writes leave the main thread too. Calls run
+ * at once, side by side (the caller bounds the writes; row locks order them per device).
  */
 export class WriterThread {
   private worker: Worker | null = null;
@@ -46,7 +58,7 @@ export class WriterThread {
   private checkpointer: Checkpointer | null = null;
 
   constructor(
-    private readonly file: string,
+    private readonly target: WriterTarget,
     private readonly rules: CounterRules,
   ) {}
 
@@ -54,11 +66,11 @@ export class WriterThread {
     // A small young generation: the writer's garbage is a flush's columns, and V8's default (up to 48 MB
     // here, as for the main thread) is memory a server holds for nothing.
     const worker = moduleWorker(import.meta.url, 'readings.writer.worker', {
-      workerData: { file: this.file, rules: this.rules },
+      workerData: { target: this.target, rules: this.rules },
       resourceLimits: { maxYoungGenerationSizeMb: WRITER_YOUNG_GENERATION_MB },
     });
     // The WAL this thread fills is checkpointed beside it, not in its commits (see storage/checkpointer.ts).
-    this.checkpointer ??= new Checkpointer(this.file);
+    if (this.target.dialect === 'sqlite') this.checkpointer ??= new Checkpointer(this.target.file);
     worker.on('message', (reply: WriterReply) => {
       const p = this.pending.get(reply.id);
       if (!p) return;
@@ -112,6 +124,14 @@ export class WriterThread {
     this.closed = true;
     await Promise.all(drained);
     const worker = this.worker;
+    if (worker) {
+      // The thread's own connections close cleanly (a PostgreSQL pool ends its sessions) before it stops.
+      await new Promise<void>((done) => {
+        const id = this.nextId++;
+        this.pending.set(id, { resolve: () => done(), reject: () => done() });
+        worker.postMessage({ id, op: 'close', args: [] } satisfies WriterRequest);
+      });
+    }
     this.worker = null;
     await this.checkpointer?.stop();
     this.checkpointer = null;

@@ -1,46 +1,96 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { CounterRules } from '@phasewatch/shared';
+import pg from 'pg';
 import { openSqliteFile, type Storage } from '../../storage/database.js';
 import { decodeFlush, ReadingsRepository } from './readings.repository.js';
-import type { WriterOps, WriterReply, WriterRequest } from './readings.writer-thread.js';
+import type { WriterOps, WriterReply, WriterRequest, WriterTarget } from './readings.writer-thread.js';
 
-/** The readings writer thread (see readings.writer-thread.ts): its own connection, the repository's SQLite writes. */
-const { file, rules } = workerData as { file: string; rules: CounterRules };
-const sqlite = openSqliteFile(file, { mmap: false });
-const storage = {
-  dialect: 'sqlite',
-  location: file,
-  pgPool: null,
-  sqlite,
-  db: null,
-  close: async () => sqlite.close(),
-} as unknown as Storage;
+/**
+ * The readings writer thread (see readings.writer-thread.ts): its own connection (SQLite) or pool
+ * (PostgreSQL; importing storage/database.js sets the same type parsers as the main thread's), the
+ * repository's writes.
+ */
+const { target, rules } = workerData as { target: WriterTarget; rules: CounterRules };
+
+function openTarget(): Storage {
+  if (target.dialect === 'sqlite') {
+    const sqlite = openSqliteFile(target.file, { mmap: false });
+    return {
+      dialect: 'sqlite',
+      location: target.file,
+      pgPool: null,
+      sqlite,
+      db: null,
+      close: async () => sqlite.close(),
+    } as unknown as Storage;
+  }
+  // Named for operators (pg_stat_activity); a name in the URL wins.
+  const pool = new pg.Pool({ connectionString: target.url, max: target.poolSize, application_name: 'phasewatch-writer' });
+  // An idle client that errors (server restart) must not end the thread; the next write reconnects.
+  pool.on('error', () => {});
+  return {
+    dialect: 'postgres',
+    location: 'writer thread',
+    pgPool: pool,
+    sqlite: null,
+    db: null,
+    close: () => pool.end(),
+  } as unknown as Storage;
+}
+
+const storage = openTarget();
 const repo = new ReadingsRepository(storage, { rules });
 
 const port = parentPort;
 if (!port) throw new Error('readings.writer.worker runs as a worker thread');
 
-/** Runs one request; requests run strictly one after another (a rebuild reads, then writes). */
-async function run({ id, op, args }: WriterRequest): Promise<void> {
+async function perform({ op, args }: WriterRequest): Promise<unknown> {
+  switch (op) {
+    case 'write':
+      return repo.writeColumnar(decodeFlush(...(args as WriterOps['write'])));
+    case 'compactDue':
+      return repo.compactDue(...(args as WriterOps['compactDue']));
+    case 'statementCount':
+      return repo.statementCount();
+    case 'rebuildDays':
+      return repo.rebuildDays(...(args as WriterOps['rebuildDays']));
+    case 'deleteDevice':
+      return repo.deleteDevice(...(args as WriterOps['deleteDevice']));
+    case 'deleteRawBefore':
+      return repo.deleteRawBefore(...(args as WriterOps['deleteRawBefore']));
+    case 'close':
+      return storage.close();
+    default:
+      throw new Error(`unknown writer operation ${String(op)}`);
+  }
+}
+
+async function run(req: WriterRequest): Promise<void> {
   let reply: WriterReply;
   try {
-    let value: unknown;
-    if (op === 'write') await repo.writeColumnar(decodeFlush(...(args as WriterOps['write'])));
-    else if (op === 'compactDue') value = await repo.compactDue(...(args as WriterOps['compactDue']));
-    else if (op === 'statementCount') value = await repo.statementCount();
-    else if (op === 'rebuildDays') await repo.rebuildDays(...(args as WriterOps['rebuildDays']));
-    else if (op === 'deleteDevice') await repo.deleteDevice(...(args as WriterOps['deleteDevice']));
-    else if (op === 'deleteRawBefore') await repo.deleteRawBefore(...(args as WriterOps['deleteRawBefore']));
-    else throw new Error(`unknown writer operation ${String(op)}`);
-    reply = { id, ok: true, value };
+    const value = await perform(req);
+    reply = { id: req.id, ok: true, ...(value === undefined ? {} : { value }) };
   } catch (err) {
     const e = err instanceof Error ? err : new Error(String(err));
-    reply = { id, ok: false, message: e.message, ...(e.stack ? { stack: e.stack } : {}) };
+    reply = { id: req.id, ok: false, message: e.message, ...(e.stack ? { stack: e.stack } : {}) };
   }
   port?.postMessage(reply);
 }
 
+// SQLite: one request after another (one connection; a rebuild reads, then writes). PostgreSQL: each
+// at once on the pool (the caller bounds the writes; row locks order them per device); `close` waits
+// for everything before it.
 let queue = Promise.resolve();
+const running = new Set<Promise<void>>();
 port.on('message', (req: WriterRequest) => {
-  queue = queue.then(() => run(req));
+  if (target.dialect === 'sqlite') {
+    queue = queue.then(() => run(req));
+    return;
+  }
+  if (req.op === 'close') {
+    void Promise.allSettled([...running]).then(() => run(req));
+    return;
+  }
+  const p = run(req).finally(() => running.delete(p));
+  running.add(p);
 });
