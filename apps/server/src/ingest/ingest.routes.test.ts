@@ -1,6 +1,6 @@
 import { bucketEnergy, localDayStarts, zonedTimeToUtc } from '@phasewatch/shared';
 import mqtt from 'mqtt';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import type { ReadingCommitted } from '../events/bus.js';
 import { buildTestApp, signUp, type TestApp } from '../test/app.js';
 import { DIALECTS } from '../test/storage.js';
@@ -55,8 +55,10 @@ describe.each(DIALECTS)('ingest, readings and energy (%s)', (dialect) => {
     t.ctx.events.on('deviceStatusChanged', onStatus);
     const res = await post(d.ingestKey, readings);
     t.ctx.events.off('readingCommitted', onReading);
-    t.ctx.events.off('deviceStatusChanged', onStatus);
     expect(res.statusCode).toBe(200);
+    // The device's coming online is announced once, soon after the answer (it does not wait for it).
+    await vi.waitFor(() => expect(statuses).toHaveLength(1), { timeout: 5_000 });
+    t.ctx.events.off('deviceStatusChanged', onStatus);
     expect(res.json()).toEqual({ accepted: 20 });
     expect(await rawCount(d.device.id)).toBe(20);
     expect(seen).toHaveLength(20);

@@ -96,6 +96,7 @@ export async function createTelemetry(app: FastifyInstance, base: BaseContext): 
     await compactor.stop();
     await mqtt?.stop();
     await writer.flushed();
+    ingest.stop();
     await readingsRepo.close();
   });
 
