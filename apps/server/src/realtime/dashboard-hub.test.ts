@@ -9,6 +9,7 @@ import {
   REALTIME_SERVER_TIMEOUT_MS,
 } from '@phasewatch/shared';
 import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { buildApp } from '../app.js';
@@ -17,6 +18,7 @@ import type { AppContext } from '../context.js';
 import { openStorage } from '../storage/database.js';
 import { buildTestApp, signUp, type TestApp } from '../test/app.js';
 import { createTestStorage, DIALECTS } from '../test/storage.js';
+import { FANOUT_CHANNEL } from './pg-fanout.js';
 
 const RS = '\x1e';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -527,6 +529,65 @@ describe('several instances on one PostgreSQL', () => {
       expect(String(await closed)).toMatch(/Session has ended/);
     } finally {
       await Promise.all([onA.stop(), onB.stop(), otherOnB.stop()]);
+    }
+  });
+});
+
+describe('readings between instances only while another instance is there', () => {
+  it('a lone instance sends its readings to nobody; a second one gets them once it says hello, and no more after it stops', async () => {
+    const ts = await createTestStorage('postgres');
+    const config: AppConfig = {
+      ...loadConfig({ DATA_DIR: ts.dataDir, JWT_SECRET: 'test-secret-for-signing-tokens-0123456789', DATABASE_URL: ts.databaseUrl }),
+      demo: null,
+      simulate: false,
+      webDistDir: '/nonexistent',
+      logLevel: 'silent',
+    };
+    const open = () => buildApp(config, { storage: openStorage({ databaseUrl: ts.databaseUrl, dataDir: ts.dataDir }), logger: false });
+    // A plain LISTEN client (not an instance: it never says hello) hears every notification.
+    const listener = new pg.Client({ connectionString: ts.databaseUrl });
+    const heard: { readings: number[]; presence: string[]; statuses: number } = { readings: [], presence: [], statuses: 0 };
+    listener.on('notification', (n) => {
+      const env = JSON.parse(n.payload ?? '{}');
+      if (env.h) heard.presence.push(env.h);
+      for (const e of env.b ?? []) {
+        if (e.k === 'reading') heard.readings.push(e.e.ts);
+        if (e.k === 'status') heard.statuses++;
+      }
+    });
+    await listener.connect();
+    await listener.query(`LISTEN ${FANOUT_CHANNEL}`);
+    const a = await open();
+    let b: Awaited<ReturnType<typeof open>> | null = null;
+    try {
+      const emit = (tsOf: number) => a.ctx.events.emit('readingCommitted', { deviceId: 1, userId: 1, ts: tsOf, values: { P: 1 } });
+      await waitFor(() => heard.presence.includes('hello'), 5_000, "A's hello");
+      emit(1);
+      emit(2);
+      // A status change still goes out alone (and shows that notifications arrive at all).
+      a.ctx.events.emit('deviceStatusChanged', { deviceId: 1, userId: 1, status: 'online', weakSignal: false });
+      await waitFor(() => heard.statuses === 1, 5_000, 'status published');
+      await sleep(200);
+      expect(heard.readings).toEqual([]);
+
+      b = await open();
+      // A hears B's hello (and answers it) before B serves anyone.
+      await waitFor(() => heard.presence.filter((h) => h === 'beat').length >= 1, 5_000, "A's answer to B's hello");
+      emit(3);
+      await waitFor(() => heard.readings.includes(3), 5_000, 'reading 3 published');
+
+      await b.app.close();
+      b = null;
+      await waitFor(() => heard.presence.includes('bye'), 5_000, "B's bye");
+      await sleep(100);
+      emit(4);
+      await sleep(300);
+      expect(heard.readings).toEqual([3]);
+    } finally {
+      await b?.app.close();
+      await a.app.close();
+      await listener.end();
+      await ts.dispose();
     }
   });
 });

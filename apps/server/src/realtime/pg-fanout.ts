@@ -11,19 +11,37 @@ export type FanoutEvent =
   | { k: 'deviceDeleted'; userId: number; deviceId: number }
   | { k: 'sessionRevoked'; sessionId: string };
 
-/** A NOTIFY payload: a batch of events, or one part of an event too big for one payload. */
-type Envelope = { o: string; b: FanoutEvent[] } | { o: string; c: { id: string; i: number; n: number; p: string } };
+/**
+ * A NOTIFY payload: a batch of events, one part of an event too big for one payload, or an instance
+ * saying it is there (`h`: 'hello' when it starts listening, 'beat' every PEER_BEAT_MS and in answer to
+ * a hello, 'bye' when it stops).
+ */
+type Envelope =
+  | { o: string; b: FanoutEvent[] }
+  | { o: string; c: { id: string; i: number; n: number; p: string } }
+  | { o: string; h: 'hello' | 'beat' | 'bye' };
 
 export const FANOUT_CHANNEL = 'phasewatch_hub';
 /** NOTIFY payloads must be shorter than 8,000 bytes; leave room for the envelope. */
 const MAX_PAYLOAD_BYTES = 7_500;
 const RECONNECT_MS = 1_000;
+/** How often an instance says it is there. */
+const PEER_BEAT_MS = 10_000;
+/** An instance not heard of for this long is gone (a few beats missed under load are not). */
+const PEER_GONE_MS = 35_000;
 
 /**
  * Cross-instance fan-out over PostgreSQL LISTEN/NOTIFY. Events are delivered locally by the caller at
  * once and published here; each instance skips its own notifications (`o`), so nobody gets a
  * duplicate. Events published in the same tick share a payload; an event too big for one is split
  * into parts sent in one statement (one transaction, so they arrive together and in order).
+ *
+ * Readings, the bulk of the traffic (2,000 live devices: ~3 MB a second of payloads, a NOTIFY per
+ * event-loop turn, each heard back by the sender's own LISTEN client), are published only while another
+ * instance is there: instances say hello when they start listening, answer a hello at once, and beat
+ * every PEER_BEAT_MS. A lone server (the usual deployment) sends none; an instance that starts hears
+ * of the others within a round trip, before it serves anyone. The other events are rare and always
+ * published.
  */
 export class PgFanout {
   readonly instanceId = randomBytes(8).toString('base64url');
@@ -36,6 +54,9 @@ export class PgFanout {
   private stopped = false;
   private reconnectTimer: NodeJS.Timeout | null = null;
   private inFlight = new Set<Promise<unknown>>();
+  /** Other instances listening on the channel, with when they were last heard of. */
+  private readonly peers = new Map<string, number>();
+  private beatTimer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -68,6 +89,28 @@ export class PgFanout {
       return;
     }
     this.listener = client;
+    // Listening now: the others learn of this instance (and answer, so it learns of them).
+    this.say('hello');
+    this.beatTimer ??= setInterval(() => this.say('beat'), PEER_BEAT_MS);
+    this.beatTimer.unref();
+  }
+
+  /** Whether another instance was heard of lately (readings are published only then). */
+  get hasPeers(): boolean {
+    const now = Date.now();
+    for (const [id, at] of this.peers) if (now - at > PEER_GONE_MS) this.peers.delete(id);
+    return this.peers.size > 0;
+  }
+
+  /** A presence notice, on its own (not batched with events). */
+  private say(h: 'hello' | 'beat' | 'bye'): Promise<unknown> {
+    const payload = JSON.stringify({ o: this.instanceId, h } satisfies Envelope);
+    const p = this.pool
+      .query('SELECT pg_notify($1, $2)', [this.channel, payload])
+      .catch((err: unknown) => this.log.warn({ err }, 'hub: presence NOTIFY failed'))
+      .finally(() => this.inFlight.delete(p));
+    this.inFlight.add(p);
+    return p;
   }
 
   /** Notifications sent while the LISTEN client is down are lost to this instance (logged). */
@@ -94,6 +137,7 @@ export class PgFanout {
 
   publish(e: FanoutEvent): void {
     if (this.stopped) return;
+    if (e.k === 'reading' && !this.hasPeers) return;
     this.queue.push(e);
     if (!this.flushScheduled) {
       this.flushScheduled = true;
@@ -155,6 +199,12 @@ export class PgFanout {
       return;
     }
     if (env.o === this.instanceId) return;
+    if ('h' in env) {
+      if (env.h === 'bye') this.peers.delete(env.o);
+      else this.peers.set(env.o, Date.now());
+      if (env.h === 'hello' && !this.stopped) void this.say('beat');
+      return;
+    }
     if ('b' in env) {
       for (const e of env.b) this.dispatch(e);
       return;
@@ -191,9 +241,11 @@ export class PgFanout {
   }
 
   async stop(): Promise<void> {
+    if (this.flushScheduled) this.flush();
+    if (this.listener) void this.say('bye');
     this.stopped = true;
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
-    if (this.flushScheduled) this.flush();
+    if (this.beatTimer) clearInterval(this.beatTimer);
     await Promise.allSettled([...this.inFlight]);
     const l = this.listener;
     this.listener = null;
