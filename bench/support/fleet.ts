@@ -320,7 +320,9 @@ export function cpuOfCommand(comm: string): number {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
       if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== comm) continue;
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
+      // utime + stime, and cutime + cstime: the exited children a process reaped (PostgreSQL's backends
+      // end with their connections; their time moves to the postmaster's), so the total never falls.
+      ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
     } catch {
       // The process ended meanwhile.
     }
