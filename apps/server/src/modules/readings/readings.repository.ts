@@ -52,7 +52,7 @@ import {
   paramSetOf,
   sliceLevel,
 } from './readings.rollup.js';
-import { SqlRunner, type TableWrite, type Tx, type Value } from './readings.sql.js';
+import { type DeviceTouch, SqlRunner, type TableWrite, type Tx, type Value } from './readings.sql.js';
 import { type WriterTarget, WriterThread } from './readings.writer-thread.js';
 
 /*
@@ -196,6 +196,36 @@ function firstAtOrAfter(ts: Float64Array, t: number): number {
 function rollsUpInline(b: ColumnarBatch, lo: number, w: number): boolean {
   const n = b.ts.length;
   return n - lo >= INLINE_ROLLUP_MIN_READINGS && floorTo(b.ts[n - 1] as number, H1) > w;
+}
+
+/** A batch's newest reading time and the signal it carried then (null: none). */
+function newestOf(b: ColumnarBatch): { newest: number; rssi: number | null } {
+  const n = b.ts.length;
+  const rssiAt = b.index.indexOf(INDEX.get('rssi') as number);
+  const rssi = rssiAt < 0 ? Number.NaN : ((b.cols[rssiAt] as Float64Array)[n - 1] as number);
+  return { newest: b.ts[n - 1] as number, rssi: Number.isNaN(rssi) ? null : rssi };
+}
+
+/** A flush the one-statement live write can take: one batch per device, none long enough to roll hours up at once. */
+function isLiveFlush(work: readonly ColumnarBatch[]): boolean {
+  const seen = new Set<number>();
+  for (const b of work) {
+    if (b.ts.length >= INLINE_ROLLUP_MIN_READINGS || seen.has(b.deviceId)) return false;
+    seen.add(b.deviceId);
+  }
+  return true;
+}
+
+/** The devices' rows after a live flush (batches are sorted: the newest reading is the last). */
+function deviceTouch(work: readonly ColumnarBatch[]): DeviceTouch {
+  const out: DeviceTouch = { ids: [], ts: [], rssi: [] };
+  for (const b of work) {
+    const t = newestOf(b);
+    out.ids.push(b.deviceId);
+    out.ts.push(t.newest);
+    out.rssi.push(t.rssi);
+  }
+  return out;
 }
 
 /**
@@ -432,7 +462,11 @@ export class ReadingsRepository {
 
   /** `write` of batches already column-wise (the writer thread's entry). */
   async writeColumnar(work: readonly ColumnarBatch[]): Promise<void> {
-    if (this.sql.dialect === 'postgres') await this.ensurePartitions(work);
+    if (this.sql.dialect === 'postgres') {
+      await this.ensurePartitions(work);
+      // Live readings (short batches, nothing late): one statement; anything else, the transaction below.
+      if (isLiveFlush(work) && (await this.sql.liveWrite(rawWrite(work, 'postgres'), deviceTouch(work)))) return;
+    }
     await this.sql.transaction(async (tx) => {
       const marks = await this.lockDevices(
         tx,
@@ -448,12 +482,9 @@ export class ReadingsRepository {
       for (const b of live) {
         const w = marks.get(b.deviceId) as number;
         marks.set(b.deviceId, await this.rollDevice(tx, b, w, fresh.has(b)));
-        const n = b.ts.length;
-        const newest = b.ts[n - 1] as number;
-        const rssiAt = b.index.indexOf(INDEX.get('rssi') as number);
-        const rssi = rssiAt < 0 ? Number.NaN : ((b.cols[rssiAt] as Float64Array)[n - 1] as number);
+        const t = newestOf(b);
         const had = touched.get(b.deviceId);
-        if (!had || newest >= had.newest) touched.set(b.deviceId, { newest, rssi: Number.isNaN(rssi) ? null : rssi });
+        if (!had || t.newest >= had.newest) touched.set(b.deviceId, t);
       }
       await this.touchDevices(tx, touched, marks);
     });

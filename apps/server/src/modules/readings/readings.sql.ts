@@ -232,6 +232,61 @@ export class PgTx implements Tx {
   }
 }
 
+/** Last reading time and signal per device, as a live write records them on the device rows. */
+export interface DeviceTouch {
+  ids: number[];
+  ts: number[];
+  rssi: (number | null)[];
+}
+
+/**
+ * A flush of live readings on PostgreSQL in one statement, so in one round trip and its own
+ * transaction: the devices' rows locked (in id order, as every write locks them), the raw rows
+ * upserted and the devices' last reading and signal recorded, but only when no reading is before its
+ * device's watermark; a device deleted meanwhile keeps nothing. Answers false (nothing written) when
+ * some reading is late: the caller then takes the full path, which recomputes what late readings touch.
+ * The five round trips of a transaction (BEGIN, lock, upsert, touch, COMMIT) each waited for a core on
+ * a machine busy with the fleet's requests: 4-7 ms for ten readings, and ten times that in a backlog.
+ */
+export async function liveWritePg(client: pg.Pool, named: Map<string, string>, w: TableWrite, touch: DeviceTouch): Promise<boolean> {
+  const names = [...w.key, ...w.cols];
+  const width = names.length;
+  const columns = names.map(() => new Array<Value>(w.count));
+  const row = new Array<Value>(width);
+  for (let k = 0; k < w.count; k++) {
+    w.fill(k, row, 0);
+    for (let j = 0; j < width; j++) (columns[j] as Value[])[k] = row[j] as Value;
+  }
+  const shape = `live|${w.table}|${w.cols.join(',')}`;
+  let name = named.get(shape);
+  if (!name) {
+    name = `pw_live_${named.size + 1}`;
+    named.set(shape, name);
+  }
+  const types = names.map((c) => PG_COLUMN_TYPES[c] ?? 'float8');
+  const t = width + 1;
+  const text = `WITH w AS (
+      SELECT id, rollup_through FROM devices WHERE id = ANY($1::int4[]) ORDER BY id FOR UPDATE
+    ), r AS (
+      SELECT * FROM unnest(${types.map((ty, i) => `$${i + 2}::${ty}[]`).join(',')}) AS r(${names.map(q).join(',')})
+    ), late AS (
+      SELECT EXISTS (SELECT 1 FROM r JOIN w ON w.id = r.device_id WHERE r.ts < w.rollup_through) AS is_late
+    ), ins AS (
+      INSERT INTO ${w.table} (${names.map(q).join(',')})
+      SELECT r.* FROM r JOIN w ON w.id = r.device_id WHERE NOT (SELECT is_late FROM late)
+      ON CONFLICT (${w.key.join(',')}) DO UPDATE SET ${w.cols.map((c) => `${q(c)} = COALESCE(excluded.${q(c)}, ${w.table}.${q(c)})`).join(',')}
+    ), touch AS (
+      UPDATE devices d SET
+        last_rssi = CASE WHEN d.last_seen IS NULL OR d.last_seen <= u.ts THEN COALESCE(u.rssi, d.last_rssi) ELSE d.last_rssi END,
+        last_seen = GREATEST(COALESCE(d.last_seen, u.ts), u.ts)
+      FROM w JOIN unnest($1::int4[], $${t + 1}::int8[], $${t + 2}::float8[]) AS u(id, ts, rssi) ON u.id = w.id
+      WHERE d.id = w.id AND NOT (SELECT is_late FROM late)
+    )
+    SELECT is_late AS late FROM late`;
+  const res = await client.query({ name, text, values: [touch.ids, ...columns, touch.ts, touch.rssi] });
+  return res.rows[0]?.late === false;
+}
+
 /** The connections of a storage as `Tx`s: autocommit reads, and transactions for writes. */
 export class SqlRunner {
   readonly sqlite: SqliteTx | null;
@@ -244,6 +299,11 @@ export class SqlRunner {
 
   get dialect(): 'sqlite' | 'postgres' {
     return this.sqlite ? 'sqlite' : 'postgres';
+  }
+
+  /** PostgreSQL: `liveWritePg` on the pool (its own transaction). */
+  liveWrite(w: TableWrite, touch: DeviceTouch): Promise<boolean> {
+    return liveWritePg(this.storage.pgPool as pg.Pool, this.named, w, touch);
   }
 
   /** Autocommit statements (reads). */

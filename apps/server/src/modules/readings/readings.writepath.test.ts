@@ -1,6 +1,6 @@
 import { PARAMETERS, zonedTimeToUtc } from '@phasewatch/shared';
 import type pg from 'pg';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildTestApp, signUp, type TestApp } from '../../test/app.js';
 import { createTestStorage, DIALECTS, insertOwnerWithDevices, packedRollupRows, type TestStorage } from '../../test/storage.js';
 import { ReadingsRepository } from './readings.repository.js';
@@ -150,4 +150,89 @@ describe.each(DIALECTS)('bounded memory whatever devices send (%s)', (dialect) =
       }
     }
   }, 180_000);
+});
+
+describe('live flushes on PostgreSQL', () => {
+  let ts: TestStorage | undefined;
+  afterEach(async () => ts?.dispose());
+
+  it('take one statement and no transaction; a late reading takes the transaction; a deleted device keeps nothing', async () => {
+    ts = await createTestStorage('postgres');
+    await insertOwnerWithDevices(ts.storage.db as never, 3, TZ);
+    const pool = ts.storage.pgPool as pg.Pool;
+    const repo = new ReadingsRepository(ts.storage);
+    const t0 = floorTo(Date.now(), H1) - 3 * H1;
+    const raw = async (id: number) =>
+      (await pool.query('SELECT ts, vave1, rssi FROM readings WHERE device_id = $1 ORDER BY ts', [id])).rows.map((r) => [
+        Number(r.ts),
+        r.vave1,
+        r.rssi,
+      ]);
+    await repo.write([{ deviceId: 1, tz: TZ, readings: [{ ts: t0, values: { vave1: 230 } }] }]);
+
+    const query = vi.spyOn(pool, 'query');
+    const connect = vi.spyOn(pool, 'connect');
+    // Transactions take a client of their own (pool.query takes one too, and gives it back at once).
+    const transactions = () => connect.mock.calls.length - query.mock.calls.length;
+    await repo.write([
+      { deviceId: 1, tz: TZ, readings: [{ ts: t0 + MIN, values: { vave1: 231, rssi: -70 } }] },
+      {
+        deviceId: 2,
+        tz: TZ,
+        readings: [
+          { ts: t0 + MIN, values: { vave1: 232 } },
+          { ts: t0 + 2 * MIN, values: { vave1: 233, rssi: -60 } },
+        ],
+      },
+    ]);
+    expect(query).toHaveBeenCalledTimes(1);
+    expect(transactions()).toBe(0);
+    expect(await raw(1)).toEqual([
+      [t0, 230, null],
+      [t0 + MIN, 231, -70],
+    ]);
+    expect(await raw(2)).toEqual([
+      [t0 + MIN, 232, null],
+      [t0 + 2 * MIN, 233, -60],
+    ]);
+    const device = async (id: number) =>
+      (await pool.query('SELECT last_seen, last_rssi FROM devices WHERE id = $1', [id])).rows.map((r) => [
+        Number(r.last_seen),
+        r.last_rssi,
+      ])[0];
+    expect(await device(2)).toEqual([t0 + 2 * MIN, -60]);
+
+    // Device 1 rolled up past its readings: a reading before its watermark is late, and the whole flush
+    // (device 2's live reading too) goes through the transaction, which rolls the late one's hour up again.
+    while (await repo.compactDue(floorTo(Date.now(), H1), 10_000)) {}
+    expect(await repo.watermark(1)).toBeGreaterThan(t0);
+    const before = (await packedRollupRows(ts.storage, 1)).length;
+    expect(before).toBeGreaterThan(0);
+    query.mockClear();
+    connect.mockClear();
+    await repo.write([
+      { deviceId: 1, tz: TZ, readings: [{ ts: t0 + 3 * MIN, values: { vave1: 240 } }] },
+      { deviceId: 2, tz: TZ, readings: [{ ts: Date.now() - MIN, values: { vave1: 234 } }] },
+    ]);
+    expect(transactions()).toBe(1);
+    expect((await raw(1)).map((r) => r[1])).toEqual([230, 231, 240]);
+    expect((await raw(2)).map((r) => r[1])).toEqual([232, 233, 234]);
+    const service = new ReadingsService(repo);
+    const hour = await service.readings(1, TZ, { from: t0, to: t0 + H1, interval: '1h', params: ['vave1'] });
+    expect([...(hour.series.vave1?.max ?? [])]).toEqual([240]);
+
+    // A device deleted after its readings were accepted: nothing of it is kept, the others are.
+    await pool.query('DELETE FROM devices WHERE id = 3');
+    query.mockClear();
+    connect.mockClear();
+    await repo.write([
+      { deviceId: 2, tz: TZ, readings: [{ ts: Date.now(), values: { vave1: 235 } }] },
+      { deviceId: 3, tz: TZ, readings: [{ ts: Date.now(), values: { vave1: 236 } }] },
+    ]);
+    expect(query).toHaveBeenCalledTimes(1);
+    expect(transactions()).toBe(0);
+    expect((await raw(2)).map((r) => r[1])).toEqual([232, 233, 234, 235]);
+    expect(await raw(3)).toEqual([]);
+    await repo.close();
+  });
 });
