@@ -167,6 +167,7 @@ export async function loadgenMain(): Promise<void> {
     });
     measuring = false;
     if (process.env.FLEET_TIMELINE) {
+      process.stderr.write(`fleet timeline starts at ${Math.round(performance.timeOrigin + start)} (epoch ms)\n`);
       const bySecond = new Map<number, number[]>();
       for (const [sec, ms] of timeline) bySecond.set(sec, [...(bySecond.get(sec) ?? []), ms]);
       for (const [sec, all] of [...bySecond].sort((a, b) => a[0] - b[0])) {
