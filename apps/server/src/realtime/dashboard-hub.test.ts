@@ -464,6 +464,17 @@ describe('access token expiry during a connection', () => {
   });
 });
 
+/** The config of an app instance on a shared test database (each instance opens its own storage on it). */
+function instanceConfig(ts: { dataDir: string; databaseUrl: string }): AppConfig {
+  return {
+    ...loadConfig({ DATA_DIR: ts.dataDir, JWT_SECRET: 'test-secret-for-signing-tokens-0123456789', DATABASE_URL: ts.databaseUrl }),
+    demo: null,
+    simulate: false,
+    webDistDir: '/nonexistent',
+    logLevel: 'silent',
+  };
+}
+
 describe('several instances on one PostgreSQL', () => {
   const instances: { app: FastifyInstance; ctx: AppContext }[] = [];
   let dispose: () => Promise<void> = async () => {};
@@ -471,13 +482,7 @@ describe('several instances on one PostgreSQL', () => {
   beforeAll(async () => {
     const ts = await createTestStorage('postgres');
     dispose = ts.dispose;
-    const config: AppConfig = {
-      ...loadConfig({ DATA_DIR: ts.dataDir, JWT_SECRET: 'test-secret-for-signing-tokens-0123456789', DATABASE_URL: ts.databaseUrl }),
-      demo: null,
-      simulate: false,
-      webDistDir: '/nonexistent',
-      logLevel: 'silent',
-    };
+    const config = instanceConfig(ts);
     for (let i = 0; i < 2; i++) {
       // Each instance has its own pool and LISTEN client, as separate processes would.
       const built = await buildApp(config, { storage: openStorage({ databaseUrl: ts.databaseUrl, dataDir: ts.dataDir }), logger: false });
@@ -536,13 +541,7 @@ describe('several instances on one PostgreSQL', () => {
 describe('readings between instances only while another instance is there', () => {
   it('a lone instance sends its readings to nobody; a second one gets them once it says hello, and no more after it stops', async () => {
     const ts = await createTestStorage('postgres');
-    const config: AppConfig = {
-      ...loadConfig({ DATA_DIR: ts.dataDir, JWT_SECRET: 'test-secret-for-signing-tokens-0123456789', DATABASE_URL: ts.databaseUrl }),
-      demo: null,
-      simulate: false,
-      webDistDir: '/nonexistent',
-      logLevel: 'silent',
-    };
+    const config = instanceConfig(ts);
     const open = () => buildApp(config, { storage: openStorage({ databaseUrl: ts.databaseUrl, dataDir: ts.dataDir }), logger: false });
     // A plain LISTEN client (not an instance: it never says hello) hears every notification.
     const listener = new pg.Client({ connectionString: ts.databaseUrl });

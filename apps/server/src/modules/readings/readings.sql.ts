@@ -60,6 +60,19 @@ function upsertSql(w: Pick<TableWrite, 'table' | 'key' | 'cols' | 'keepOld'>, ro
   return `INSERT INTO ${w.table} (${all.map(q).join(',')}) VALUES ${values} ON CONFLICT (${w.key.join(',')}) DO UPDATE SET ${set.join(',')}`;
 }
 
+/** A table write's rows as one array per column (key columns first), as `unnest` takes them. */
+function pgColumns(w: TableWrite): { names: string[]; columns: Value[][] } {
+  const names = [...w.key, ...w.cols];
+  const width = names.length;
+  const columns = names.map(() => new Array<Value>(w.count));
+  const row = new Array<Value>(width);
+  for (let k = 0; k < w.count; k++) {
+    w.fill(k, row, 0);
+    for (let j = 0; j < width; j++) (columns[j] as Value[])[k] = row[j] as Value;
+  }
+  return { names, columns };
+}
+
 /** What the readings logic needs from a connection, inside or outside a transaction. */
 export interface Tx {
   readonly dialect: 'sqlite' | 'postgres';
@@ -211,14 +224,7 @@ export class PgTx implements Tx {
    */
   async upsert(w: TableWrite): Promise<void> {
     if (w.count === 0) return;
-    const names = [...w.key, ...w.cols];
-    const width = names.length;
-    const columns = names.map(() => new Array<Value>(w.count));
-    const row = new Array<Value>(width);
-    for (let k = 0; k < w.count; k++) {
-      w.fill(k, row, 0);
-      for (let j = 0; j < width; j++) (columns[j] as Value[])[k] = row[j] as Value;
-    }
+    const { names, columns } = pgColumns(w);
     const shape = `${w.table}|${w.cols.join(',')}|${w.keepOld}`;
     let name = this.named.get(shape);
     const types = names.map((c) => PG_COLUMN_TYPES[c] ?? 'float8');
@@ -249,14 +255,8 @@ export interface DeviceTouch {
  * a machine busy with the fleet's requests: 4-7 ms for ten readings, and ten times that in a backlog.
  */
 export async function liveWritePg(client: pg.Pool, named: Map<string, string>, w: TableWrite, touch: DeviceTouch): Promise<boolean> {
-  const names = [...w.key, ...w.cols];
+  const { names, columns } = pgColumns(w);
   const width = names.length;
-  const columns = names.map(() => new Array<Value>(w.count));
-  const row = new Array<Value>(width);
-  for (let k = 0; k < w.count; k++) {
-    w.fill(k, row, 0);
-    for (let j = 0; j < width; j++) (columns[j] as Value[])[k] = row[j] as Value;
-  }
   const shape = `live|${w.table}|${w.cols.join(',')}`;
   let name = named.get(shape);
   if (!name) {
