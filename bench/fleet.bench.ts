@@ -47,7 +47,10 @@ async function run(ctx: BenchContext, dialect: 'sqlite' | 'postgres', n: number)
         loadgen0: processUsage(loadgenPid).cpuS,
         pg0: cpuOfCommand('postgres'),
       };
+      const asked = performance.now();
       void writerTotals(server.port).then((w) => {
+        if (process.env.FLEET_TIMELINE)
+          process.stderr.write(`fleet timeline: /metrics answered in ${(performance.now() - asked).toFixed(0)} ms\n`);
         writer0 = w;
       });
     }, WARMUP_S * 1000);

@@ -323,6 +323,25 @@ describe.each(DIALECTS)('dashboard hub on %s', (dialect) => {
     });
   });
 
+  it('closes the connections of sessions revoked elsewhere at its periodic check, and keeps the others', async () => {
+    const a = await signUp(t.app);
+    const b = await signUp(t.app);
+    const ra = await RawClient.open(t.app, a.token);
+    const rb = await RawClient.open(t.app, b.token);
+    raws.push(ra, rb);
+    // Revoked in the database only (as another instance that missed nothing would see it), no event here.
+    await t.ctx.storage.db.updateTable('refresh_tokens').set({ revoked_at: Date.now() }).where('user_id', '=', b.userId).execute();
+    try {
+      t.ctx.realtime.configure({ sessionCheckMs: 100, tickMs: 50 });
+      await waitFor(() => rb.closed, 5_000, "B's connection to close");
+      expect(rb.messages().at(-1)).toMatchObject({ type: 7 });
+      await sleep(300);
+      expect(ra.closed).toBe(false);
+    } finally {
+      t.ctx.realtime.configure({ sessionCheckMs: 60_000, tickMs: 1_000 });
+    }
+  });
+
   it('refuses an upgrade without a valid token (401) and with an unknown id (404)', async () => {
     const a = await signUp(t.app);
     const wsUrl = hubUrl(t.app).replace('http', 'ws');

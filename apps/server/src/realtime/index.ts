@@ -35,7 +35,7 @@ export async function createRealtime(app: FastifyInstance, base: BaseContext, te
   const log = app.log.child({ module: 'realtime' });
   const hub = new DashboardHub({
     checkAccess: base.accounts.checkAccess,
-    sessionActive: base.accounts.sessionActive,
+    activeSessions: base.accounts.activeSessions,
     ownsDevice: (userId, deviceId) => telemetry.devices.owns(userId, deviceId),
     log,
   });

@@ -170,7 +170,8 @@ export class AccountsService {
     }
   }
 
-  sessionActive = (sessionId: string) => this.repo.isFamilyActive(sessionId);
+  /** The sessions of these that are still active (not logged out or revoked). */
+  activeSessions = (sessionIds: readonly string[]) => this.repo.activeFamilies(sessionIds);
 
   /**
    * The one place an access token is accepted (API routes, token verification, the hub): its signature
