@@ -11,7 +11,6 @@ export default defineProject({
     globalSetup: [globalServices],
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    passWithNoTests: true,
     // Browser and multi-server tests: one file at a time keeps two cores responsive.
     fileParallelism: false,
   },

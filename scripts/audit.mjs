@@ -25,7 +25,9 @@ console.log(
   `npm audit --omit=dev: ${counts.critical} critical, ${counts.high} high, ${counts.moderate} moderate, ${counts.low} low, ${counts.info} info (${report.metadata.dependencies?.prod ?? '?'} production packages)`,
 );
 for (const v of serious) {
-  const via = v.via.map((x) => (typeof x === 'string' ? x : `${x.title} (${x.url})`)).join('; ');
+  const via = v.via
+    .map((/** @type {string | {title: string, url: string}} */ x) => (typeof x === 'string' ? x : `${x.title} (${x.url})`))
+    .join('; ');
   console.log(`  ${v.severity} ${v.name} ${v.range}: ${via}`);
 }
 process.exit(serious.length > 0 ? 1 : 0);

@@ -7,5 +7,5 @@ import { buildStale, ensureNodeModules, root } from './lib/ensure.mjs';
 ensureNodeModules();
 buildStale();
 const child = spawn(process.execPath, [path.join(root, 'apps/server/dist/server.js')], { stdio: 'inherit', cwd: root });
-for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
+for (const sig of /** @type {const} */ (['SIGINT', 'SIGTERM'])) process.on(sig, () => child.kill(sig));
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 0 : 1)));

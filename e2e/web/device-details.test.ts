@@ -196,9 +196,9 @@ describe('device detail screens in Chromium', () => {
     // The interval changes the bucket count of every chart.
     await page.getByText('1 h', { exact: true }).click();
     await allChartsDrawn(page);
-    for (const id of ids) await expect.poll(() => attr(page, id, 'data-bucket-count'), id).toBe('24');
+    for (const id of ids) await expect.poll(() => attr(page, id, 'data-bucket-count'), { message: id }).toBe('24');
     await page.getByText('30 min', { exact: true }).click();
-    for (const id of ids) await expect.poll(() => attr(page, id, 'data-bucket-count'), id).toBe('48');
+    for (const id of ids) await expect.poll(() => attr(page, id, 'data-bucket-count'), { message: id }).toBe('48');
 
     // A date range: both days, every chart follows.
     const before = await attr(page, 'power', 'data-range');
@@ -212,7 +212,7 @@ describe('device detail screens in Chromium', () => {
     const ranges = new Set<string | null>();
     for (const id of ids) {
       // Two local days: 15-minute buckets again (the interval follows the span until one is picked).
-      await expect.poll(() => attr(page, id, 'data-range'), id).toMatch(/-15m$/);
+      await expect.poll(() => attr(page, id, 'data-range'), { message: id }).toMatch(/-15m$/);
       ranges.add(await attr(page, id, 'data-range'));
     }
     expect(ranges.size).toBe(1);

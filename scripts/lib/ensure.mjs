@@ -6,6 +6,11 @@ import path from 'node:path';
 
 export const root = path.resolve(import.meta.dirname, '../..');
 
+/**
+ * @param {string} cmd
+ * @param {string[]} args
+ * @param {import('node:child_process').SpawnSyncOptions} [opts]
+ */
 function run(cmd, args, opts = {}) {
   const r = spawnSync(cmd, args, { stdio: 'inherit', cwd: root, ...opts });
   if (r.status !== 0) {
@@ -14,6 +19,7 @@ function run(cmd, args, opts = {}) {
   }
 }
 
+/** @param {string} p */
 function mtime(p) {
   try {
     return statSync(p).mtimeMs;
@@ -23,8 +29,10 @@ function mtime(p) {
 }
 
 /** Newest modification time of the files under the paths (node_modules and dist skipped). */
+/** @param {string[]} paths */
 function newest(paths) {
   let max = 0;
+  /** @param {string} p */
   const walk = (p) => {
     let st;
     try {
@@ -52,6 +60,7 @@ export function ensureNodeModules() {
 const isRoot = process.getuid?.() === 0;
 let aptUpdated = false;
 
+/** @param {string} cmd */
 function hasCommand(cmd) {
   return spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
 }
@@ -59,6 +68,8 @@ function hasCommand(cmd) {
 /**
  * Debian packages, given as { package: command-it-provides }. As root they are installed with apt-get;
  * otherwise the missing ones are named and the script stops.
+ *
+ * @param {Record<string, string>} pkgs
  */
 export function ensureDebianPackages(pkgs) {
   const missing = Object.entries(pkgs)

@@ -171,7 +171,8 @@ describe('device models', () => {
     const byHour = new Array<number>(24).fill(0);
     const phaseSum = [0, 0, 0];
     for (const r of rows) {
-      byHour[Math.floor(clock.at(r.ts).hour)] += val(r, 'power3phases');
+      const hour = Math.floor(clock.at(r.ts).hour);
+      byHour[hour] = (byHour[hour] ?? 0) + val(r, 'power3phases');
       for (const p of [0, 1, 2]) phaseSum[p] = (phaseSum[p] ?? 0) + val(r, `pave${p + 1}`);
     }
     const night = byHour[3] ?? 0;

@@ -154,7 +154,7 @@ export function requestArbitrary(op: Operation, creds: Credentials, gen: Generat
     )
     .map((pairs) => pairs.filter((x): x is string[] => x !== undefined));
   const strangeQuery = goodQuery.chain((pairs) =>
-    fc.oneof(
+    fc.oneof<fc.Arbitrary<string[][]>[]>(
       // A parameter given twice (Fastify hands the handler an array), an unknown one, a strange value.
       fc.constant(pairs.length ? [...pairs, pairs[0] as string[]] : [['x', '1']]),
       fc.tuple(strangeKey, fc.string()).map(([k, v]) => [...pairs, [k, v]]),
@@ -166,15 +166,15 @@ export function requestArbitrary(op: Operation, creds: Credentials, gen: Generat
       fc.constant(pairs.slice(1)),
     ),
   );
-  const qs = (pairs: string[][]) =>
+  const qs = (pairs: readonly (readonly string[])[]) =>
     pairs.length ? `?${pairs.map(([k, v]) => `${encodeURIComponent(k ?? '')}=${encodeURIComponent(v ?? '')}`).join('&')}` : '';
 
-  const authHeaders = fc.oneof(
+  const authHeaders = fc.oneof<fc.WeightedArbitrary<Record<string, string>>[]>(
     { weight: 8, arbitrary: fc.constant({ authorization: `Bearer ${creds.bearer}`, 'x-device-key': creds.deviceKey }) },
     { weight: 1, arbitrary: fc.constant({}) },
     {
       weight: 1,
-      arbitrary: fc.constantFrom(
+      arbitrary: fc.constantFrom<Record<string, string>>(
         { authorization: 'Bearer not.a.token' },
         { authorization: `Bearer ${creds.bearer}x` },
         { authorization: 'Basic dXNlcjpwYXNz' },
