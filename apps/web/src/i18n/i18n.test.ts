@@ -1,7 +1,8 @@
 import { ERROR_MESSAGES, VALIDATION_MESSAGES } from '@phasewatch/shared';
 import { describe, expect, it } from 'vitest';
-import { catalogues } from './catalogues';
-import { i18n, loadCatalogue, setLanguage, storedLanguage } from './index';
+import { catalogueParts, catalogues } from './catalogues';
+import { catalogueFiles, i18n, loadCatalogue, setLanguage, storedLanguage } from './index';
+import { mergeCatalogues } from './merge';
 
 type Tree = { [k: string]: string | Tree };
 function flatten(tree: Tree, prefix = ''): Record<string, string> {
@@ -19,6 +20,35 @@ describe('catalogues', () => {
     const other = flatten(catalogues[lng]);
     expect(Object.keys(other).sort()).toEqual(Object.keys(en).sort());
     for (const [k, v] of Object.entries(other)) expect(v.trim(), k).not.toBe('');
+  });
+
+  it('keeps each feature area in its own files: the same keys in every language, none defined in two files', () => {
+    const files = Object.keys(catalogueParts);
+    expect(catalogueFiles('en', files)[0]).toBe('./locales/en.json');
+    for (const enFile of catalogueFiles('en', files)) {
+      const keys = Object.keys(flatten(catalogueParts[enFile] as Tree)).sort();
+      for (const lng of ['pl', 'tr']) {
+        const other = enFile.replace(/en\.json$/, `${lng}.json`);
+        expect(files, other).toContain(other);
+        expect(Object.keys(flatten(catalogueParts[other] as Tree)).sort(), other).toEqual(keys);
+      }
+    }
+    for (const lng of ['en', 'pl', 'tr']) {
+      const seen = new Map<string, string>();
+      for (const f of catalogueFiles(lng, files)) {
+        for (const k of Object.keys(flatten(catalogueParts[f] as Tree))) {
+          expect(seen.get(k), `${k} in ${f}`).toBeUndefined();
+          seen.set(k, f);
+        }
+      }
+    }
+  });
+
+  it('merges the files of a language key by key', () => {
+    expect(mergeCatalogues([{ a: { b: 'x' } }, { a: { c: 'y' }, d: 'z' }])).toEqual({ a: { b: 'x', c: 'y' }, d: 'z' });
+    expect(
+      catalogueFiles('pl', ['./locales/tariffs/pl.json', './locales/pl.json', './locales/en.json', './locales/alarms/pl.json']),
+    ).toEqual(['./locales/pl.json', './locales/alarms/pl.json', './locales/tariffs/pl.json']);
   });
 
   it('translates every validation key of the shared schemas and every error key the server answers', () => {

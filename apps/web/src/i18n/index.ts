@@ -3,10 +3,21 @@ import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { STORAGE_KEYS } from '@/config/storage-keys';
 import { readStorage, writeStorage } from '@/lib/storage';
-import type en from './locales/en.json';
+import { type Catalogue, mergeCatalogues } from './merge';
 
-/** The catalogues load on demand, one chunk each: the app's first chunk carries none of them. */
-const loaders = import.meta.glob<typeof en>('./locales/*.json', { import: 'default' });
+/**
+ * The catalogues load on demand: the app's first chunk carries none of them. A language is its core file
+ * (`locales/<lng>.json`) plus one file per feature area (`locales/<area>/<lng>.json`, keys under the area's
+ * own namespace), so features add their texts without touching each other's files.
+ */
+const loaders = import.meta.glob<Catalogue>('./locales/**/*.json', { import: 'default' });
+
+/** The files of one language: the core first, then the feature areas in path order. */
+export function catalogueFiles(lng: string, paths: readonly string[] = Object.keys(loaders)): string[] {
+  return paths
+    .filter((p) => p === `./locales/${lng}.json` || p.endsWith(`/${lng}.json`))
+    .sort((a, b) => a.split('/').length - b.split('/').length || a.localeCompare(b));
+}
 
 export function isLanguage(value: string | null | undefined): value is Language {
   return !!value && (LANGUAGES as readonly string[]).includes(value);
@@ -42,9 +53,10 @@ i18n.on('languageChanged', applyDocumentLanguage);
 /** Loads a language's catalogue (once); the app waits for the stored language's before its first render. */
 export async function loadCatalogue(lng: Language): Promise<void> {
   if (i18n.hasResourceBundle(lng, 'translation')) return;
-  const load = loaders[`./locales/${lng}.json`];
-  if (!load) return;
-  i18n.addResourceBundle(lng, 'translation', await load());
+  const files = catalogueFiles(lng);
+  if (files.length === 0) return;
+  const parts = await Promise.all(files.map((f) => (loaders[f] as () => Promise<Catalogue>)()));
+  i18n.addResourceBundle(lng, 'translation', mergeCatalogues(parts));
 }
 
 /** Switches the interface language and keeps it in local storage. */
