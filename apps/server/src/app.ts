@@ -22,6 +22,7 @@ import { AccountsRepository } from './modules/accounts/accounts.repository.js';
 import { accountsRoutes } from './modules/accounts/accounts.routes.js';
 import { AccountsService } from './modules/accounts/accounts.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
+import { createPlaces } from './modules/places.js';
 import { createTelemetry } from './modules/telemetry.js';
 import { createRealtime } from './realtime/index.js';
 import { openStorage, type Storage } from './storage/database.js';
@@ -154,7 +155,8 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
   );
   const telemetry = await createTelemetry(app, base);
   const realtime = await createRealtime(app, base, telemetry);
-  const ctx: AppContext = { ...base, telemetry, realtime, routes };
+  const places = await createPlaces(app, base, telemetry);
+  const ctx: AppContext = { ...base, telemetry, realtime, places, routes };
 
   const indexHtml = path.join(config.webDistDir, 'index.html');
   const hasWeb = existsSync(indexHtml);

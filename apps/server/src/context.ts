@@ -4,6 +4,7 @@ import type { EventBus } from './events/bus.js';
 import type { RouteInfo } from './http/openapi.js';
 import type { AppMetrics } from './metrics/metrics.js';
 import type { AccountsService } from './modules/accounts/accounts.service.js';
+import type { Places } from './modules/places.js';
 import type { Telemetry } from './modules/telemetry.js';
 import type { Realtime } from './realtime/index.js';
 import type { Storage } from './storage/database.js';
@@ -28,6 +29,8 @@ export interface BaseContext {
 export interface AppContext extends BaseContext {
   telemetry: Telemetry;
   realtime: Realtime;
+  /** Locations and tariffs (costs per zone for reports: `places.tariffs.costPerZone`). */
+  places: Places;
   /** Every route the app registered (the gates walk it: a new route is covered without being listed). */
   routes: readonly RouteInfo[];
 }

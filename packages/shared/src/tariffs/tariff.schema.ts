@@ -56,7 +56,13 @@ export const MAX_FIXED_MONTHLY = 100_000;
 export const monthDaySchema = z
   .string({ error: 'tariffs.errors.monthDay' })
   .regex(/^\d{2}-\d{2}$/, { error: 'tariffs.errors.monthDay' })
-  .refine((s) => new Date(`2024-${s}T00:00:00Z`).toISOString().slice(5, 10) === s, { error: 'tariffs.errors.monthDay' });
+  .refine(
+    (s) => {
+      const t = Date.parse(`2024-${s}T00:00:00Z`);
+      return !Number.isNaN(t) && new Date(t).toISOString().slice(5, 10) === s;
+    },
+    { error: 'tariffs.errors.monthDay' },
+  );
 
 const area = z.union([z.literal(1), z.literal(2), z.literal(3)], { error: 'tariffs.errors.areaNotInGroup' });
 /** The area of each hour of a day, 0:00–1:00 first: 24 entries, so every hour is in exactly one area. */
@@ -194,6 +200,44 @@ export const tariffRequestSchema = z
 export type TariffRequest = z.input<typeof tariffRequestSchema>;
 export type ParsedTariffRequest = z.output<typeof tariffRequestSchema>;
 
+const scheduleOut = z.object({
+  seasons: z.array(
+    z.object({
+      name: z.string(),
+      from: z.string(),
+      to: z.string(),
+      days: z.object({
+        weekday: z.array(z.number()),
+        saturday: z.array(z.number()),
+        sunday: z.array(z.number()),
+        holiday: z.array(z.number()),
+      }),
+    }),
+  ),
+});
+
+/** `GET /api/tariffs/presets`: the presets, with what the app must label unconfirmed. */
+export const tariffPresetSchema = z.object({
+  id: z.string(),
+  operator: z.string(),
+  operatorName: z.string(),
+  country: z.string(),
+  group: z.enum(TARIFF_GROUPS),
+  validFrom: z.string(),
+  holidayCalendar: z.enum(HOLIDAY_CALENDARS).nullable(),
+  clock: z.enum(TARIFF_CLOCKS),
+  confidence: z.enum(['primary', 'secondary']),
+  notes: z.array(z.string()),
+  unconfirmed: z.boolean(),
+  zoneNames: z.record(z.string(), z.string()),
+  schedule: scheduleOut,
+  currency: z.string(),
+  /** Simulated reference prices (the advisor's where the user has none). */
+  referencePrices: z.object({ area1: z.number(), area2: z.number().nullable(), area3: z.number().nullable(), fixedMonthly: z.number() }),
+  source: z.string(),
+});
+export type TariffPresetInfo = z.infer<typeof tariffPresetSchema>;
+
 /** A tariff as the API answers it. */
 export const tariffSchema = z.object({
   id: z.number().int(),
@@ -204,21 +248,7 @@ export const tariffSchema = z.object({
   clock: z.enum(TARIFF_CLOCKS),
   currency: z.string(),
   holidayCalendar: z.enum(HOLIDAY_CALENDARS).nullable(),
-  schedule: z.object({
-    seasons: z.array(
-      z.object({
-        name: z.string(),
-        from: z.string(),
-        to: z.string(),
-        days: z.object({
-          weekday: z.array(z.number()),
-          saturday: z.array(z.number()),
-          sunday: z.array(z.number()),
-          holiday: z.array(z.number()),
-        }),
-      }),
-    ),
-  }),
+  schedule: scheduleOut,
   /** Oldest first. */
   prices: z.array(
     z.object({
