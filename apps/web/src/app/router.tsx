@@ -25,6 +25,7 @@ function page(load: () => Promise<Module>, name = 'default'): Pick<RouteObject, 
 
 const deviceDetails = () => import('./routes/device-details') as unknown as Promise<Module>;
 const placeholders = () => import('./routes/placeholders') as unknown as Promise<Module>;
+const locations = () => import('./routes/locations') as unknown as Promise<Module>;
 
 /**
  * A device page. Its loader starts the page's first requests (the device, the first charts' readings) as
@@ -75,11 +76,14 @@ export const routes: RouteObject[] = [
           { path: paths.profile, ...page(() => import('./routes/profile') as unknown as Promise<Module>) },
           { path: paths.analytics, ...page(placeholders, 'AnalyticsPage') },
           { path: paths.signOut, ...page(() => import('./routes/sign-out') as unknown as Promise<Module>) },
-          { path: paths.locations, ...page(placeholders, 'LocationListPage') },
-          { path: routePatterns.locationView, ...page(placeholders, 'LocationViewPage') },
-          { path: routePatterns.locationEdit, ...page(placeholders, 'LocationEditPage') },
-          { path: routePatterns.locationTariffEdit, ...page(placeholders, 'LocationTariffEditPage') },
-          { path: routePatterns.tariffStats, ...page(placeholders, 'TariffStatsPage') },
+          { path: paths.locations, ...page(locations, 'LocationListPage') },
+          { path: routePatterns.locationView, ...page(locations, 'LocationViewPage') },
+          { path: routePatterns.locationEdit, ...page(locations, 'LocationEditPage') },
+          { path: routePatterns.locationTariffEdit, ...page(locations, 'LocationTariffEditPage') },
+          {
+            path: routePatterns.tariffStats,
+            ...page(() => import('./routes/tariff-stats') as unknown as Promise<Module>, 'TariffStatsPage'),
+          },
           { path: paths.signIn, ...page(() => import('./routes/sign-in') as unknown as Promise<Module>) },
           { path: paths.signInFox, ...page(() => import('./routes/sign-in') as unknown as Promise<Module>, 'SignInFoxPage') },
           { path: paths.register, ...page(() => import('./routes/register') as unknown as Promise<Module>) },

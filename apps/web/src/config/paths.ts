@@ -17,8 +17,8 @@ export const paths = {
   locationEdit: (id: string | number) => `/locations/edit/${id}`,
   locationTariffEdit: (locationId: string | number, tariffId: string | number) => `/locations/tariff-edit/${locationId}/${tariffId}`,
   tariffStats: (id: string | number) => `/stats/tariff/${id}`,
-  /** The menu's "tariffs" entry: tariff statistics over all locations. */
-  tariffs: '/stats/tariff/all',
+  /** The edit screens' id for something new: `/locations/edit/new`, `/locations/tariff-edit/{locationId}/new`. */
+  newId: 'new',
   signIn: '/sign-in',
   signInFox: '/sign-in-fox',
   register: '/register',
@@ -63,6 +63,15 @@ export const api = {
   deviceLimits: (id: string | number) => `devices/${id}/limits`,
   deviceMeterValue: (id: string | number) => `devices/${id}/meter-value`,
   deviceNotifications: (id: string | number) => `devices/${id}/notifications`,
+  locations: 'locations',
+  location: (id: string | number) => `locations/${id}`,
+  locationSummary: (id: string | number) => `locations/${id}/summary`,
+  locationTariffs: (locationId: string | number) => `locations/${locationId}/tariffs`,
+  locationTariff: (locationId: string | number, tariffId: string | number) => `locations/${locationId}/tariffs/${tariffId}`,
+  tariffPresets: 'tariffs/presets',
+  tariffHolidays: 'tariffs/holidays',
+  tariffStats: (id: string | number) => `tariffs/${id}/stats`,
+  tariffAdvisor: 'tariffs/advisor',
 } as const;
 
 export const API_BASE_URL = '/api/';

@@ -31,8 +31,3 @@ function Placeholder({ titleKey, note }: { titleKey: string; note?: string }) {
 }
 
 export const AnalyticsPage = () => <Placeholder titleKey="titles.comparativeAnalysis" />;
-export const LocationListPage = () => <Placeholder titleKey="titles.locationList" />;
-export const LocationViewPage = () => <Placeholder titleKey="titles.locations" />;
-export const LocationEditPage = () => <Placeholder titleKey="titles.locations" />;
-export const LocationTariffEditPage = () => <Placeholder titleKey="titles.locations" note="placeholder.tariffNote" />;
-export const TariffStatsPage = () => <Placeholder titleKey="titles.tariffsBalance" note="placeholder.tariffNote" />;
