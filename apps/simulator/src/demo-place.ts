@@ -35,7 +35,7 @@ export const DEMO_PLACES: readonly DemoPlace[] = [
       name: 'TAURON G12',
       group: 'G12',
       presetId: 'tauron-g12',
-      prices: (since) => [price(since, 1.21, 0.69, 36.5), price(newYear(), 1.25, 0.72, 38)],
+      prices: (since) => [price(since, 1.21, 0.69, 36.5), price(priceChange(since), 1.25, 0.72, 38)],
     },
   },
   {
@@ -49,7 +49,7 @@ export const DEMO_PLACES: readonly DemoPlace[] = [
       name: 'Stoen G11',
       group: 'G11',
       presetId: 'stoen-g11',
-      prices: (since) => [price(since, 1.08, null, 33), price(newYear(), 1.1, null, 35)],
+      prices: (since) => [price(since, 1.08, null, 33), price(priceChange(since), 1.1, null, 35)],
     },
   },
   {
@@ -63,14 +63,19 @@ export const DEMO_PLACES: readonly DemoPlace[] = [
       name: 'Energa G12w',
       group: 'G12w',
       presetId: 'energa-g12w',
-      prices: (since) => [price(since, 1.24, 0.73, 36.5), price(newYear(), 1.28, 0.75, 38)],
+      prices: (since) => [price(since, 1.24, 0.73, 36.5), price(priceChange(since), 1.28, 0.75, 38)],
     },
   },
 ];
 
 let clock = Date.now;
-/** 1 January of the current year. */
-const newYear = () => `${new Date(clock()).getUTCFullYear()}-01-01`;
+/** When the second price list starts: 1 January of this year, or the month after the first list if that is later. */
+function priceChange(since: string): string {
+  const newYear = `${new Date(clock()).getUTCFullYear()}-01-01`;
+  const [y, m] = since.split('-').map(Number) as [number, number];
+  const next = new Date(Date.UTC(y, m, 1)).toISOString().slice(0, 10);
+  return next > newYear ? next : newYear;
+}
 
 export interface PlaceDemoOptions {
   baseUrl: string;

@@ -53,26 +53,30 @@ export function AdvisorPanel({
     if (o.shiftKWhPerYear === null) return t('tariffs.advisor.cannotWin');
     return t('tariffs.advisor.shift', {
       kwh: formatKWh(o.shiftKWhPerYear, i18n.language),
-      pct: o.shiftShare?.toLocaleString(i18n.language),
+      pct:
+        o.shiftShare !== null && o.shiftShare < 0.1 ? '< 0.1' : o.shiftShare?.toLocaleString(i18n.language, { maximumFractionDigits: 1 }),
       best: best ? `${best.operator} ${best.group}` : '',
     });
   };
-  const name = (o: AdvisorOption) => (
-    <Group gap={6} wrap="nowrap">
-      <Text span fw={600}>
-        {o.operator} {o.group}
-      </Text>
+  const badges = (o: AdvisorOption) => (
+    <Group gap={4} wrap="wrap">
+      <Badge size="xs" tt="none" variant="light" color={o.priceSource === 'tariff' ? 'teal' : 'gray'} style={{ maxWidth: 'none' }}>
+        {t(o.priceSource === 'tariff' ? 'tariffs.advisor.yourPrices' : 'tariffs.advisor.referencePrices')}
+      </Badge>
       {o.unconfirmed && (
-        <Badge size="xs" color="yellow" variant="light">
+        <Badge size="xs" tt="none" color="yellow" variant="light" style={{ maxWidth: 'none' }}>
           {t('tariffs.unconfirmed')}
         </Badge>
       )}
     </Group>
   );
-  const source = (o: AdvisorOption) => (
-    <Badge size="xs" variant="light" color={o.priceSource === 'tariff' ? 'teal' : 'gray'}>
-      {t(o.priceSource === 'tariff' ? 'tariffs.advisor.yourPrices' : 'tariffs.advisor.referencePrices')}
-    </Badge>
+  const name = (o: AdvisorOption) => (
+    <Stack gap={2}>
+      <Text span fw={600} style={{ whiteSpace: 'nowrap' }}>
+        {o.operator} {o.group}
+      </Text>
+      {badges(o)}
+    </Stack>
   );
 
   return (
@@ -127,14 +131,11 @@ export function AdvisorPanel({
             <Stack gap="xs" data-advisor-options>
               {a.options.map((o, i) => (
                 <Paper key={o.presetId} withBorder p="sm" data-option={o.presetId}>
-                  <Group justify="space-between" wrap="nowrap" mb={4}>
-                    <Group gap={6}>
-                      <Text span c="dimmed">
-                        {i + 1}.
-                      </Text>
-                      {name(o)}
-                    </Group>
-                    {source(o)}
+                  <Group gap={6} wrap="nowrap" align="flex-start" mb={4}>
+                    <Text span c="dimmed">
+                      {i + 1}.
+                    </Text>
+                    {name(o)}
                   </Group>
                   <Text size="sm">
                     {t('tariffs.advisor.perYear')}: <b>{money(o.annualCost, o.currency)}</b> · {t('tariffs.advisor.saving')}: {saving(o)}
@@ -146,13 +147,12 @@ export function AdvisorPanel({
               ))}
             </Stack>
           ) : (
-            <Table.ScrollContainer minWidth={720}>
+            <Table.ScrollContainer minWidth={640}>
               <Table highlightOnHover data-advisor-options>
                 <Table.Thead>
                   <Table.Tr>
                     <Table.Th>#</Table.Th>
                     <Table.Th>{t('tariffs.advisor.preset')}</Table.Th>
-                    <Table.Th>{t('tariffs.advisor.prices')}</Table.Th>
                     <Table.Th ta="right">{t('tariffs.advisor.inPeriod')}</Table.Th>
                     <Table.Th ta="right">{t('tariffs.advisor.perYear')}</Table.Th>
                     <Table.Th ta="right">{t('tariffs.advisor.saving')}</Table.Th>
@@ -164,7 +164,6 @@ export function AdvisorPanel({
                     <Table.Tr key={o.presetId} data-option={o.presetId}>
                       <Table.Td>{i + 1}</Table.Td>
                       <Table.Td>{name(o)}</Table.Td>
-                      <Table.Td>{source(o)}</Table.Td>
                       <Table.Td ta="right">{money(o.totalCost, o.currency)}</Table.Td>
                       <Table.Td ta="right">{money(o.annualCost, o.currency)}</Table.Td>
                       <Table.Td ta="right">{saving(o)}</Table.Td>

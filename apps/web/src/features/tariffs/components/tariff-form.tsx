@@ -357,7 +357,6 @@ export function TariffForm({ location, tariff, presets }: { location: Location; 
                   decimalScale={f === 'fixedMonthly' ? 2 : 4}
                   allowNegative={false}
                   decimalSeparator={numberDecimal(i18n.language)}
-                  suffix={f === 'fixedMonthly' ? ` ${draft.currency}` : ` ${draft.currency}/kWh`}
                   value={p[f]}
                   onChange={(v) => setPrice(p.key, { [f]: typeof v === 'number' ? v : v === '' ? '' : Number(v) })}
                   onBlur={() => touch(`prices.${i}.${f}`)}
@@ -395,9 +394,9 @@ export function TariffForm({ location, tariff, presets }: { location: Location; 
                       error={error(`prices.${i}.validFrom`)}
                     />
                     {areas.map((a: TariffArea) => (
-                      <div key={a}>{money(`area${a}`, areaLabel(t, a, draft.group))}</div>
+                      <div key={a}>{money(`area${a}`, `${areaLabel(t, a, draft.group)} · ${draft.currency}/kWh`)}</div>
                     ))}
-                    {money('fixedMonthly', t('tariffs.form.fixedMonthly'))}
+                    {money('fixedMonthly', `${t('tariffs.form.fixedMonthly')} · ${draft.currency}`)}
                   </SimpleGrid>
                 </Paper>
               );
@@ -457,11 +456,6 @@ export function TariffForm({ location, tariff, presets }: { location: Location; 
           </Stack>
         </Modal>
       )}
-      <Text size="xs" c="dimmed" mt="xs">
-        <Anchor component={Link} to={back}>
-          {location.name}
-        </Anchor>
-      </Text>
     </form>
   );
 }

@@ -14,6 +14,7 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import {
   isoDate,
   type Location,
@@ -62,6 +63,7 @@ function quickPeriods(today: string) {
 export function TariffStatsView({ tariff, location, locations }: { tariff: TariffRef; location: Location; locations: Location[] }) {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
+  const phone = useMediaQuery('(max-width: 35.99em)', false, { getInitialValueInEffect: false });
   const [search, setSearch] = useSearchParams();
   const today = localDate(Date.now(), location.timezone);
   const quick = quickPeriods(today);
@@ -196,7 +198,7 @@ export function TariffStatsView({ tariff, location, locations }: { tariff: Tarif
           )}
           <Card withBorder padding="lg">
             <Title order={2} size="h4" mb="sm">
-              {t('tariffs.stats.perDay')}
+              {t('tariffs.stats.perDay')} (kWh)
             </Title>
             {data.kWh === 0 ? <Text c="dimmed">{t('tariffs.stats.noData')}</Text> : <ZoneChart stats={data} group={group} />}
             <Group gap="md" mt="xs">
@@ -214,24 +216,28 @@ export function TariffStatsView({ tariff, location, locations }: { tariff: Tarif
                 </Group>
               ))}
             </Group>
-            <Table.ScrollContainer minWidth={560} mt="md" mah={480}>
-              <Table striped stickyHeader data-stats-table>
+            <Table.ScrollContainer minWidth={phone ? 0 : 560} mt="md" mah={480}>
+              <Table striped stickyHeader data-stats-table fz={phone ? 'xs' : 'sm'}>
                 <Table.Thead>
                   <Table.Tr>
                     <Table.Th>{t('tariffs.stats.date')}</Table.Th>
-                    {data.zones.map((z) => (
-                      <Table.Th key={z.area} ta="right">
-                        {areaLabel(t, z.area as TariffArea, group)}
-                      </Table.Th>
-                    ))}
-                    <Table.Th ta="right">{t('tariffs.stats.fee')}</Table.Th>
+                    {phone ? (
+                      <Table.Th ta="right">{t('tariffs.stats.energy')}</Table.Th>
+                    ) : (
+                      data.zones.map((z) => (
+                        <Table.Th key={z.area} ta="right">
+                          {areaLabel(t, z.area as TariffArea, group)}
+                        </Table.Th>
+                      ))
+                    )}
+                    {!phone && <Table.Th ta="right">{t('tariffs.stats.fee')}</Table.Th>}
                     <Table.Th ta="right">{t('tariffs.stats.cost')}</Table.Th>
                   </Table.Tr>
                 </Table.Thead>
                 <Table.Tbody>
                   {data.days.map((d) => (
                     <Table.Tr key={d.date}>
-                      <Table.Td>
+                      <Table.Td style={{ whiteSpace: 'nowrap' }}>
                         {d.date}
                         {d.hours !== 24 && (
                           <Badge ml={6} size="xs" variant="light" color="gray" title={t('tariffs.stats.dstDay')}>
@@ -239,16 +245,29 @@ export function TariffStatsView({ tariff, location, locations }: { tariff: Tarif
                           </Badge>
                         )}
                       </Table.Td>
-                      {d.zones.map((z) => (
-                        <Table.Td key={z.area} ta="right" style={{ fontVariantNumeric: 'tabular-nums' }}>
-                          {formatKWh(z.kWh, i18n.language)}
-                          <Text span size="xs" c="dimmed">
-                            {' · '}
-                            {money(z.cost)}
-                          </Text>
+                      {phone ? (
+                        <Table.Td ta="right" style={{ fontVariantNumeric: 'tabular-nums' }}>
+                          {d.zones.map((z) => (
+                            <div key={z.area}>
+                              <Text span size="xs" c="dimmed">
+                                {z.area}:{' '}
+                              </Text>
+                              {formatKWh(z.kWh, i18n.language)}
+                            </div>
+                          ))}
                         </Table.Td>
-                      ))}
-                      <Table.Td ta="right">{money(d.fixedCost)}</Table.Td>
+                      ) : (
+                        d.zones.map((z) => (
+                          <Table.Td key={z.area} ta="right" style={{ fontVariantNumeric: 'tabular-nums' }}>
+                            {formatKWh(z.kWh, i18n.language)}
+                            <Text span size="xs" c="dimmed">
+                              {' · '}
+                              {money(z.cost)}
+                            </Text>
+                          </Table.Td>
+                        ))
+                      )}
+                      {!phone && <Table.Td ta="right">{money(d.fixedCost)}</Table.Td>}
                       <Table.Td ta="right" fw={600}>
                         {money(d.cost)}
                       </Table.Td>

@@ -44,9 +44,6 @@ export function ZoneChart({ stats, group }: { stats: TariffStats; group: TariffG
               </text>
             </g>
           ))}
-          <text x={4} y={PAD_T + 2} fontSize={10} fill="var(--mantine-color-dimmed)" dominantBaseline="hanging">
-            kWh
-          </text>
           {days.map((d, i) => {
             const x = PAD_L + 2 + i * slot + (slot - bar) / 2;
             let acc = 0;
