@@ -12,6 +12,7 @@ import { effectiveTimezone } from '@/lib/dates';
 import { dateTimeFormat } from '@/lib/intl';
 import { useDeviceEnergy } from '../api/get-device-energy';
 import { DeviceStatusBadge, useDeviceStatus } from '../components/device-status';
+import { ReadingAge } from '../components/reading-age';
 import { deviceTypeLabel } from '../device-labels';
 import { newestReading } from '../live-reading';
 import { formatQuantity, headlineValue } from '../live-values';
@@ -76,7 +77,14 @@ export function DeviceOverview({ device: d }: { device: Device }) {
             </Text>
           </div>
           <div style={{ textAlign: 'right' }}>
-            <Text fz={34} fw={700} lh={1.1} style={{ fontVariantNumeric: 'tabular-nums' }} data-overview-headline>
+            <Text
+              fz={34}
+              fw={700}
+              lh={1.1}
+              c={!online || weakSignal ? 'dimmed' : undefined}
+              style={{ fontVariantNumeric: 'tabular-nums' }}
+              data-overview-headline
+            >
               {head ? formatQuantity(head.value, head.unit, locale) : '—'}
             </Text>
             <Text size="xs" c="dimmed">
@@ -112,6 +120,7 @@ export function DeviceOverview({ device: d }: { device: Device }) {
             <Text size="sm" fw={600} mt={4}>
               {lastTime ?? t('overview.never')}
             </Text>
+            {reading && <ReadingAge ts={reading.ts} size="xs" c="dimmed" />}
           </Stat>
         </SimpleGrid>
       </Card>
