@@ -113,7 +113,9 @@ describe('number fields: what is shown is what is sent', () => {
 
   it('reads decimals with the separator of the language (1,5 in Polish) and keeps an empty optional field empty', async () => {
     await i18n.changeLanguage('pl');
-    onTestFinished(() => i18n.changeLanguage('en'));
+    onTestFinished(async () => {
+      await i18n.changeLanguage('en');
+    });
     const user = userEvent.setup();
     const onValid = vi.fn();
     function Threshold() {

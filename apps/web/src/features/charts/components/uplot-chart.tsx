@@ -165,6 +165,8 @@ export default function UplotChart(props: UplotChartProps) {
   const { t } = useTranslation();
   const { spec, data, previous, labels, span, interval, timezone, locale, dark, limits, height, formatValue, formatBucket } = props;
   const box = useRef<HTMLDivElement>(null);
+  const root = useRef<HTMLDivElement>(null);
+  const yLabels = useRef<string[]>([]);
   const tip = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
   const slots = useRef<Slot[]>([]);
@@ -354,7 +356,10 @@ export default function UplotChart(props: UplotChartProps) {
           // Wide enough for the longest label ("50.02 Hz", "0.125 kvarh").
           size: (_u, values) => 18 + 7.5 * Math.max(4, ...(values ?? []).map((v) => String(v).length)),
           // Distinct labels however narrow the range (one reading: its value ± 1).
-          values: (_u, splits, _ax, _space, incr) => valueTickLabels(splits, incr, unit, locale),
+          values: (_u, splits, _ax, _space, incr) => {
+            yLabels.current = valueTickLabels(splits, incr, unit, locale);
+            return yLabels.current;
+          },
         },
       ],
       series,
@@ -435,6 +440,12 @@ export default function UplotChart(props: UplotChartProps) {
                 ctx.stroke();
               }
               ctx.restore();
+            }
+            // What the axis shows, for the browser tests (the labels are drawn on the canvas).
+            const r = root.current;
+            if (r) {
+              r.dataset.yRange = `${u.scales.y?.min ?? ''},${u.scales.y?.max ?? ''}`;
+              r.dataset.yLabels = yLabels.current.join('|');
             }
             performance.mark(`pw-chart-drawn:${spec.id}`);
             performance.measure(`pw-chart:${spec.id}`, `pw-chart-start:${spec.id}`, `pw-chart-drawn:${spec.id}`);
@@ -653,7 +664,7 @@ export default function UplotChart(props: UplotChartProps) {
   ].filter(Boolean);
 
   return (
-    <div className={classes.root} data-chart-drawn={drawn} data-partial={partial || undefined}>
+    <div className={classes.root} ref={root} data-chart-drawn={drawn} data-partial={partial || undefined}>
       <div className={classes.toolbar}>
         <Group gap={6} wrap="wrap" role="group" aria-label={t('charts.series')} className={classes.legend}>
           {legend.map(({ c, col }) => {
