@@ -117,7 +117,7 @@ export const RangeControls = memo(function RangeControls({ sel, range, figures, 
         />
         {sel.mode === 'day' && (
           <DateField
-            aria-label={t('detail.range.date')}
+            accessibleLabel={t('detail.range.date')}
             value={sel.date}
             onChange={(v) => v && set({ date: v })}
             name="date"
@@ -164,7 +164,7 @@ function DaysField({ sel, onChange }: Pick<RangeControlsProps, 'sel' | 'onChange
   return (
     <DateField
       type="range"
-      aria-label={t('ux.range.days')}
+      accessibleLabel={t('ux.range.days')}
       value={picked}
       onChange={(v) => {
         setPicked(v);
