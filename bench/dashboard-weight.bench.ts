@@ -114,15 +114,14 @@ export default async function dashboardWeight(ctx: BenchContext) {
       body: JSON.stringify({ name: 'Bench meter', mac: '02:00:00:00:0C:01', typeCode: 13 }),
     });
     const context = await browser.newContext({ viewport: { width: 1366, height: 900 }, baseURL: server.baseUrl });
-    // The moment the first device row is on screen, seen by the page itself.
-    await context.addInitScript(() => {
-      const w = window as unknown as { __listVisible?: number };
-      const check = () => {
+    // The moment the first device row is on screen, seen by the page itself. (A string: tsx wraps named
+    // functions of this file in a helper the page does not have.)
+    await context.addInitScript(`
+      new MutationObserver(() => {
         const row = document.querySelector('[data-device-row], [data-device-card]');
-        if (w.__listVisible === undefined && row && row.getBoundingClientRect().height > 0) w.__listVisible = performance.now();
-      };
-      new MutationObserver(check).observe(document, { childList: true, subtree: true });
-    });
+        if (window.__listVisible === undefined && row && row.getBoundingClientRect().height > 0) window.__listVisible = performance.now();
+      }).observe(document, { childList: true, subtree: true });
+    `);
     const page = await context.newPage();
     await page.goto('/sign-in');
     await page.getByLabel(/^Email/).fill(email);

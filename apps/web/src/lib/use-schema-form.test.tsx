@@ -75,6 +75,32 @@ function MonthsForm({ onValid }: { onValid(v: unknown): void }) {
   );
 }
 
+function Threshold({ onValid }: { onValid(v: unknown): void }) {
+  const form = useSchemaForm(notificationSettingsSchema, {
+    pushEnabled: false,
+    voltageDropThreshold: 10,
+    voltageRiseThreshold: 10,
+    totalConsumptionThreshold: null as number | null,
+    disableAtNight: true,
+    notificationIntervalMinutes: 60,
+    muteAll: false,
+  });
+  return (
+    <form
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        const v = form.validate();
+        if (v) onValid(v);
+      }}
+    >
+      <NumberInput label="Drop" decimalScale={1} {...form.numberProps('voltageDropThreshold')} />
+      <NumberInput label="Total" {...form.numberProps('totalConsumptionThreshold', { nullable: true })} />
+      <button type="submit">save</button>
+    </form>
+  );
+}
+
 describe('number fields: what is shown is what is sent', () => {
   it('keeps what was typed, refuses it with the rule, and sends nothing until it is valid', async () => {
     const user = userEvent.setup();
@@ -118,32 +144,7 @@ describe('number fields: what is shown is what is sent', () => {
     });
     const user = userEvent.setup();
     const onValid = vi.fn();
-    function Threshold() {
-      const form = useSchemaForm(notificationSettingsSchema, {
-        pushEnabled: false,
-        voltageDropThreshold: 10,
-        voltageRiseThreshold: 10,
-        totalConsumptionThreshold: null as number | null,
-        disableAtNight: true,
-        notificationIntervalMinutes: 60,
-        muteAll: false,
-      });
-      return (
-        <form
-          noValidate
-          onSubmit={(e) => {
-            e.preventDefault();
-            const v = form.validate();
-            if (v) onValid(v);
-          }}
-        >
-          <NumberInput label="Drop" decimalScale={1} {...form.numberProps('voltageDropThreshold')} />
-          <NumberInput label="Total" {...form.numberProps('totalConsumptionThreshold', { nullable: true })} />
-          <button type="submit">save</button>
-        </form>
-      );
-    }
-    renderUi(<Threshold />);
+    renderUi(<Threshold onValid={onValid} />);
     const drop = screen.getByLabelText('Drop') as HTMLInputElement;
     await user.clear(drop);
     await user.type(drop, '12,5');

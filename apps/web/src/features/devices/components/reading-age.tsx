@@ -1,9 +1,9 @@
 import { Text, type TextProps } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { storedTimezone } from '@/lib/auth-store';
-import { effectiveTimezone } from '@/lib/dates';
 import { dateTimeFormat } from '@/lib/intl';
 import { timeAgo } from '@/lib/relative-time';
+import { effectiveTimezone } from '@/lib/timezone';
 import { useNow } from '@/lib/use-now';
 
 /**
