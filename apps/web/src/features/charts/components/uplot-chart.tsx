@@ -119,6 +119,23 @@ function labelWidth(text: string): number {
 }
 
 /**
+ * Axis labels centred on their ticks, those that would not fit inside the canvas (0…`width` CSS px) left
+ * out: a tick at the plot's right edge cut its label off ("12:00 A").
+ */
+export function labelsInside(
+  labels: readonly string[],
+  xs: readonly number[],
+  width: number,
+  measure: (s: string) => number,
+): (string | null)[] {
+  return labels.map((label, i) => {
+    const x = xs[i] ?? 0;
+    const half = measure(label) / 2;
+    return x - half < 0 || x + half > width ? null : label;
+  });
+}
+
+/**
  * The index of the bucket still running at `now` (its energy so far, not its whole), when it is the
  * last one drawn: a year of daily bars ends with today's, which would look like a sudden drop.
  */
@@ -340,13 +357,12 @@ export default function UplotChart(props: UplotChartProps) {
           values: (u, splits, _ax, _space, incr) => {
             const f = incr < 86_400_000 ? ticks.time : incr < 28 * 86_400_000 ? ticks.day : ticks.month;
             const left = (u.bbox?.left ?? 0) / devicePixelRatio;
-            // A label centred on a tick at the plot's edge would be cut off ("12:00 A"): it is left out.
-            return splits.map((v) => {
-              const label = f.format(v);
-              const x = left + u.valToPos(v, 'x');
-              const half = labelWidth(label) / 2;
-              return x - half < 0 || x + half > u.width ? null : label;
-            });
+            return labelsInside(
+              splits.map((v) => f.format(v)),
+              splits.map((v) => left + u.valToPos(v, 'x')),
+              u.width,
+              labelWidth,
+            );
           },
         },
         {
