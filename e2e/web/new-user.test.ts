@@ -511,6 +511,10 @@ describe('stale is shown as stale', () => {
         });
       expect(blue, `${lang}: the single reading's point`).toBeGreaterThan(10);
       if (lang === 'pl') await shot(page, 'stale-pl');
+      // Its overview: the age under the last reading, and the one reading as a dot of the sparkline.
+      await page.goto(`/device/overview/${d.id}`);
+      await expect.poll(() => page.locator('[data-spark-dots]').getAttribute('d')).toMatch(/^M[\d.]+ [\d.]+h0$/);
+      expect(await page.locator('[data-overview="last-reading"] [data-reading-age]').textContent()).toBe(await ago('long'));
     }
   });
 

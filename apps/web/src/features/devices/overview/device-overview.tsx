@@ -16,7 +16,7 @@ import { ReadingAge } from '../components/reading-age';
 import { deviceTypeLabel } from '../device-labels';
 import { newestReading } from '../live-reading';
 import { formatQuantity, headlineValue } from '../live-values';
-import { sparkParameters, sparkPath, sparkSeries } from './sparkline-data';
+import { sparkDots, sparkParameters, sparkPath, sparkSeries } from './sparkline-data';
 
 const DAY_MS = 86_400_000;
 const SPARK_W = 600;
@@ -257,6 +257,15 @@ function Last24Hours({ device: d }: { device: Device }) {
             style={{ display: 'block' }}
           >
             <path d={path} fill="none" stroke="var(--mantine-primary-color-filled)" strokeWidth={2} vectorEffect="non-scaling-stroke" />
+            {/* A lone reading is a dot (a line needs two). */}
+            <path
+              d={series ? sparkDots(series.values, SPARK_W, SPARK_H) : ''}
+              stroke="var(--mantine-primary-color-filled)"
+              strokeWidth={7}
+              strokeLinecap="round"
+              vectorEffect="non-scaling-stroke"
+              data-spark-dots
+            />
           </svg>
           <Group justify="space-between" gap="xs" mt={4}>
             <Text size="xs" c="dimmed">
