@@ -225,6 +225,7 @@ function Last24Hours({ device: d }: { device: Device }) {
   const series = readings.data ? sparkSeries(readings.data, kind) : null;
   const fmt = (v: number | null) => (v === null || !series ? '—' : formatQuantity(v, series.unit, i18n.language));
   const path = series ? sparkPath(series.values, SPARK_W, SPARK_H) : '';
+  const dots = series ? sparkDots(series.values, SPARK_W, SPARK_H) : '';
   const label = t(kind === 'thermostat' ? 'overview.sparkTemperature' : 'overview.sparkPower');
   const hour = (ms: number) =>
     dateTimeFormat(i18n.language, {
@@ -258,14 +259,16 @@ function Last24Hours({ device: d }: { device: Device }) {
           >
             <path d={path} fill="none" stroke="var(--mantine-primary-color-filled)" strokeWidth={2} vectorEffect="non-scaling-stroke" />
             {/* A lone reading is a dot (a line needs two). */}
-            <path
-              d={series ? sparkDots(series.values, SPARK_W, SPARK_H) : ''}
-              stroke="var(--mantine-primary-color-filled)"
-              strokeWidth={7}
-              strokeLinecap="round"
-              vectorEffect="non-scaling-stroke"
-              data-spark-dots
-            />
+            {dots && (
+              <path
+                d={dots}
+                stroke="var(--mantine-primary-color-filled)"
+                strokeWidth={7}
+                strokeLinecap="round"
+                vectorEffect="non-scaling-stroke"
+                data-spark-dots
+              />
+            )}
           </svg>
           <Group justify="space-between" gap="xs" mt={4}>
             <Text size="xs" c="dimmed">
