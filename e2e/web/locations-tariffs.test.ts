@@ -186,7 +186,9 @@ describe.each(CASES)('locations and tariffs in Chromium (%s, %i px)', (lang, wid
     await page.getByText(tx(lang, 'messages.unableToSave')).first().waitFor();
     expect(await page.locator('input[name="prices.0.area1"]').getAttribute('aria-invalid')).toBe('true');
     await noToasts(page);
-    await page.locator('input[name="prices.0.validFrom"]').fill('2026-01-01');
+    // The first list starts on the first of this month (the form's default, in a date field of the language).
+    const monthStart = `${day(0).slice(0, 8)}01`;
+    const secondFrom = day(0) > monthStart ? day(0) : day(1);
     await page.locator('input[name="prices.0.area1"]').fill(dec(lang, 1.25));
     await page.locator('input[name="prices.0.area2"]').fill(dec(lang, 0.72));
     await page.locator('input[name="prices.0.fixedMonthly"]').fill('38');
@@ -201,23 +203,23 @@ describe.each(CASES)('locations and tariffs in Chromium (%s, %i px)', (lang, wid
       { id: number; prices: { validFrom: string; area1: number }[]; schedule: { seasons: { days: { weekday: number[] } }[] } }[]
     >(token, 'GET', `locations/${locationId}/tariffs`);
     const tariffId = tariffs[0]?.id as number;
-    expect(tariffs[0]?.prices).toEqual([{ validFrom: '2026-01-01', area1: 1.25, area2: 0.72, area3: null, fixedMonthly: 38 }]);
+    expect(tariffs[0]?.prices).toEqual([{ validFrom: monthStart, area1: 1.25, area2: 0.72, area3: null, fixedMonthly: 38 }]);
     expect(tariffs[0]?.schedule.seasons[0]?.days.weekday.slice(12, 16)).toEqual([1, 1, 1, 1]);
 
-    // Edit: a second price list from a later date; the earlier list stays as it was.
+    // Edit: a second price list from a later date (today, the form's default); the earlier list stays as it was.
     await row.getByRole('link', { name: 'TAURON G12' }).click();
     await page.waitForURL(`**/locations/tariff-edit/${locationId}/${tariffId}`);
     expect(await cell(page, 'weekday', 13).getAttribute('data-area')).toBe('1');
     await page.getByRole('button', { name: t('tariffs.form.addPrice') }).click();
-    await page.locator('input[name="prices.1.validFrom"]').fill('2026-07-01');
+    expect(await page.locator('input[name="prices.1.validFrom"]').inputValue()).toBe(secondFrom);
     await page.locator('input[name="prices.1.area1"]').fill(dec(lang, 1.4));
     await noToasts(page);
     await page.getByRole('button', { name: t('editDevice.save') }).click();
     await page.waitForURL(`**/locations/view/${locationId}`);
     tariffs = await api(token, 'GET', `locations/${locationId}/tariffs`);
     expect(tariffs[0]?.prices.map((p) => [p.validFrom, p.area1])).toEqual([
-      ['2026-01-01', 1.25],
-      ['2026-07-01', 1.4],
+      [monthStart, 1.25],
+      [secondFrom, 1.4],
     ]);
 
     // Edit the location.

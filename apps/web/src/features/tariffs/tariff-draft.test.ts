@@ -60,6 +60,9 @@ describe('tariff draft', () => {
       ['2026-01-01', 1],
       ['2026-07-01', 1],
     ]);
-    expect(draftIssues(addPrice(base, '2026-01-01'))).toEqual({ 'prices.1.validFrom': 'tariffs.errors.duplicateValidFrom' });
+    // Never a date another list has: on the day the latest list starts, the new one starts the day after.
+    expect(addPrice(base, '2026-01-01').prices.map((p) => p.validFrom)).toEqual(['2026-01-01', '2026-01-02']);
+    const dup = { ...more, prices: more.prices.map((p) => ({ ...p, validFrom: '2026-01-01' })) };
+    expect(draftIssues(dup)).toEqual({ 'prices.1.validFrom': 'tariffs.errors.duplicateValidFrom' });
   });
 });

@@ -2,6 +2,7 @@ import {
   DAY_TYPES,
   GROUP_AREAS,
   type HolidayCalendar,
+  isoDate,
   type Tariff,
   type TariffArea,
   type TariffClock,
@@ -11,16 +12,17 @@ import {
   tariffRequestSchema,
   type ZoneSchedule,
 } from '@phasewatch/shared';
+import { type NumberText, numberOfText } from '@/lib/number-input';
 
-/** A price list as the form edits it: numbers, or '' while a field is empty. */
+/** A price list as the form edits it: what each number field holds (a number, or its text; '' when empty). */
 export interface PriceDraft {
   /** Stable key of the row while dates change. */
   key: string;
   validFrom: string;
-  area1: number | '';
-  area2: number | '';
-  area3: number | '';
-  fixedMonthly: number | '';
+  area1: NumberText;
+  area2: NumberText;
+  area3: NumberText;
+  fixedMonthly: NumberText;
 }
 
 export interface TariffDraft {
@@ -136,16 +138,22 @@ export function removeSeason(d: TariffDraft, key: string): TariffDraft {
   };
 }
 
-/** A new price list after the latest one: its prices copied, from `validFrom`. */
-export function addPrice(d: TariffDraft, validFrom: string): TariffDraft {
+/**
+ * A new price list after the latest one, its prices copied: from `today`, or the day after the latest list
+ * when that starts today or later (never a date another list has).
+ */
+export function addPrice(d: TariffDraft, today: string): TariffDraft {
   const last = [...d.prices].sort((a, b) => (a.validFrom < b.validFrom ? -1 : 1)).at(-1);
+  let validFrom = today;
+  if (last && last.validFrom >= today && /^\d{4}-\d{2}-\d{2}$/.test(last.validFrom)) {
+    const [y, m, day] = last.validFrom.split('-').map(Number) as [number, number, number];
+    validFrom = isoDate(y, m, day + 1);
+  }
   const row: PriceDraft = last
     ? { ...last, key: rowKey(), validFrom }
     : { key: rowKey(), validFrom, area1: '', area2: '', area3: '', fixedMonthly: '' };
   return { ...d, prices: [...d.prices, row] };
 }
-
-const num = (v: number | '') => (v === '' ? Number.NaN : v);
 
 /** The request the form sends: areas the group does not bill are null. */
 export function requestOf(d: TariffDraft): TariffRequest {
@@ -160,10 +168,10 @@ export function requestOf(d: TariffDraft): TariffRequest {
     schedule: d.schedule,
     prices: d.prices.map((p) => ({
       validFrom: p.validFrom,
-      area1: num(p.area1),
-      area2: areas.includes(2) ? num(p.area2) : null,
-      area3: areas.includes(3) ? num(p.area3) : null,
-      fixedMonthly: num(p.fixedMonthly),
+      area1: numberOfText(p.area1),
+      area2: areas.includes(2) ? numberOfText(p.area2) : null,
+      area3: areas.includes(3) ? numberOfText(p.area3) : null,
+      fixedMonthly: numberOfText(p.fixedMonthly),
     })),
   };
 }

@@ -35,10 +35,12 @@ import type { TFunction } from 'i18next';
 import { type FormEvent, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
+import { DateField } from '@/components/ui/date-field';
 import { Segmented } from '@/components/ui/segmented';
 import { paths } from '@/config/paths';
 import { ApiError } from '@/lib/api-client';
 import { fieldErrorText } from '@/lib/error-text';
+import { honestNumberProps } from '@/lib/number-input';
 import { useHolidays } from '../api/get-holidays';
 import { useDeleteTariff, useSaveTariff } from '../api/save-tariff';
 import { areaLabel } from '../format';
@@ -351,14 +353,12 @@ export function TariffForm({ location, tariff, presets }: { location: Location; 
               const until = untilOf(p);
               const money = (f: 'area1' | 'area2' | 'area3' | 'fixedMonthly', label: string) => (
                 <NumberInput
+                  {...honestNumberProps(i18n.language)}
                   label={label}
                   name={`prices.${i}.${f}`}
                   min={0}
-                  decimalScale={f === 'fixedMonthly' ? 2 : 4}
-                  allowNegative={false}
-                  decimalSeparator={numberDecimal(i18n.language)}
                   value={p[f]}
-                  onChange={(v) => setPrice(p.key, { [f]: typeof v === 'number' ? v : v === '' ? '' : Number(v) })}
+                  onChange={(v) => setPrice(p.key, { [f]: v })}
                   onBlur={() => touch(`prices.${i}.${f}`)}
                   error={error(`prices.${i}.${f}`)}
                 />
@@ -383,15 +383,17 @@ export function TariffForm({ location, tariff, presets }: { location: Location; 
                     )}
                   </Group>
                   <SimpleGrid cols={{ base: 2, sm: 2 + areas.length }}>
-                    <TextInput
-                      type="date"
+                    <DateField
                       label={t('tariffs.form.validFrom')}
                       name={`prices.${i}.validFrom`}
                       required
-                      value={p.validFrom}
-                      onChange={(e) => setPrice(p.key, { validFrom: e.currentTarget.value })}
-                      onBlur={() => touch(`prices.${i}.validFrom`)}
+                      value={p.validFrom || null}
+                      onChange={(v) => {
+                        setPrice(p.key, { validFrom: v ?? '' });
+                        touch(`prices.${i}.validFrom`);
+                      }}
                       error={error(`prices.${i}.validFrom`)}
+                      popoverProps={{ zIndex: 300 }}
                     />
                     {areas.map((a: TariffArea) => (
                       <div key={a}>{money(`area${a}`, `${areaLabel(t, a, draft.group)} · ${draft.currency}/kWh`)}</div>
@@ -463,11 +465,6 @@ export function TariffForm({ location, tariff, presets }: { location: Location; 
 /** Presets name their seasons `summer`, `winter`, `all-year`: shown in the interface language. */
 export function seasonName(t: TFunction, name: string): string {
   return ['summer', 'winter', 'all-year'].includes(name) ? t(`tariffs.seasons.${name}`) : name;
-}
-
-/** The decimal separator of a language (Polish and Turkish write a comma). */
-function numberDecimal(lang: string): string {
-  return (1.5).toLocaleString(lang).includes(',') ? ',' : '.';
 }
 
 function HolidayField({

@@ -1,19 +1,4 @@
-import {
-  Alert,
-  Anchor,
-  Badge,
-  Button,
-  Card,
-  Group,
-  Select,
-  SimpleGrid,
-  Skeleton,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Card, Group, Select, SimpleGrid, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import {
   isoDate,
@@ -28,6 +13,7 @@ import {
 import { IconAlertTriangle, IconEdit } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
+import { DateField } from '@/components/ui/date-field';
 import { paths } from '@/config/paths';
 import { errorTexts } from '@/lib/error-text';
 import { useTariffStats } from '../api/get-tariff-stats';
@@ -120,19 +106,21 @@ export function TariffStatsView({ tariff, location, locations }: { tariff: Tarif
               );
             })}
           </Group>
-          <SimpleGrid cols={{ base: 2, sm: 4 }}>
-            <TextInput
-              type="date"
+          <SimpleGrid cols={{ base: 1, xs: 2, sm: 3 }}>
+            <DateField
               label={t('tariffs.stats.from')}
-              value={from}
-              onChange={(e) => e.currentTarget.value && set({ from: e.currentTarget.value })}
+              name="from"
+              value={valid ? from : null}
+              onChange={(v) => v && set({ from: v })}
+              popoverProps={{ zIndex: 300 }}
             />
-            <TextInput
-              type="date"
+            <DateField
               label={t('tariffs.stats.to')}
-              value={valid ? plusDays(to, -1) : to}
-              onChange={(e) => e.currentTarget.value && set({ to: plusDays(e.currentTarget.value, 1) })}
+              name="to"
+              value={valid ? plusDays(to, -1) : null}
+              onChange={(v) => v && set({ to: plusDays(v, 1) })}
               error={!valid ? t('validation.dateOrder') : tooLong ? t('messages.dateRangeTooLong') : undefined}
+              popoverProps={{ zIndex: 300 }}
             />
           </SimpleGrid>
           <Text size="xs" c="dimmed">
