@@ -118,6 +118,18 @@ async function noToasts(page: Page) {
   await page.mouse.move(0, 0);
   await expect.poll(() => page.locator('.mantine-Notification-root').count(), { timeout: 15_000 }).toBe(0);
 }
+/** Waits for a navigation; on a timeout, the error names what the page shows (alerts, toasts, heading). */
+async function arrive(page: Page, url: string | RegExp) {
+  try {
+    await page.waitForURL(url, { timeout: 30_000 });
+  } catch (err) {
+    const shown = await page
+      .locator('[role="alert"], .mantine-Notification-root, h1')
+      .allTextContents()
+      .catch(() => []);
+    throw new Error(`${String(err)}\nat ${page.url()}, showing: ${shown.join(' | ')}`);
+  }
+}
 const overflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 const cell = (page: Page, day: string, hour: number) => page.locator(`[data-week-grid] button[data-day="${day}"][data-hour="${hour}"]`);
 /** A number as the language writes it in a form (comma decimals in Polish and Turkish). */
@@ -195,7 +207,7 @@ describe.each(CASES)('locations and tariffs in Chromium (%s, %i px)', (lang, wid
     await shot(page, `tariff-new-${lang}-${width}`);
     expect(await overflow(page)).toBeLessThanOrEqual(0);
     await page.getByRole('button', { name: t('editDevice.save') }).click();
-    await page.waitForURL(`**/locations/view/${locationId}`);
+    await arrive(page, `**/locations/view/${locationId}`);
     const row = page.locator('[data-location-tariffs] [data-tariff="TAURON G12"]');
     await row.waitFor();
     await row.getByText(t('locations.energyTariff')).waitFor();
@@ -215,7 +227,7 @@ describe.each(CASES)('locations and tariffs in Chromium (%s, %i px)', (lang, wid
     await page.locator('input[name="prices.1.area1"]').fill(dec(lang, 1.4));
     await noToasts(page);
     await page.getByRole('button', { name: t('editDevice.save') }).click();
-    await page.waitForURL(`**/locations/view/${locationId}`);
+    await arrive(page, `**/locations/view/${locationId}`);
     tariffs = await api(token, 'GET', `locations/${locationId}/tariffs`);
     expect(tariffs[0]?.prices.map((p) => [p.validFrom, p.area1])).toEqual([
       [monthStart, 1.25],
@@ -231,7 +243,7 @@ describe.each(CASES)('locations and tariffs in Chromium (%s, %i px)', (lang, wid
     await page.locator('input[name="city"]').fill('Sopot');
     await noToasts(page);
     await page.getByRole('button', { name: t('editDevice.save') }).click();
-    await page.waitForURL(`**/locations/view/${locationId}`);
+    await arrive(page, `**/locations/view/${locationId}`);
     await page.getByText('Sopot').waitFor();
     expect(await overflow(page)).toBeLessThanOrEqual(0);
     await shot(page, `view-${lang}-${width}`);
@@ -241,7 +253,7 @@ describe.each(CASES)('locations and tariffs in Chromium (%s, %i px)', (lang, wid
     await noToasts(page);
     await page.getByRole('button', { name: t('tariffs.form.delete') }).click();
     await page.locator('[data-confirm-delete]').click();
-    await page.waitForURL(`**/locations/view/${locationId}`);
+    await arrive(page, `**/locations/view/${locationId}`);
     await page.getByText(t('locations.noTariffs')).waitFor();
     await noToasts(page);
     await page.getByRole('button', { name: `${t('locations.delete')}: ${name}` }).click();

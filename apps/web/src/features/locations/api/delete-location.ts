@@ -8,9 +8,11 @@ export function useDeleteLocation() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (id: number) => apiClient.delete<{ ok: true }>(api.location(id), { notFoundRedirect: false }),
-    onSuccess: async (_, id) => {
+    onSuccess: (_, id) => {
       qc.removeQueries({ queryKey: locationKeys.location(id) });
-      await Promise.all([qc.invalidateQueries({ queryKey: locationKeys.all }), qc.invalidateQueries({ queryKey: ['devices'] })]);
+      // Not awaited: the screen moves on at once, the lists refetch behind it.
+      void qc.invalidateQueries({ queryKey: locationKeys.all });
+      void qc.invalidateQueries({ queryKey: ['devices'] });
     },
   });
 }

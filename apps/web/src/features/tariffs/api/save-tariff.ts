@@ -12,7 +12,10 @@ export function useSaveTariff(locationId: number, tariffId: number | null) {
       tariffId === null
         ? apiClient.post<Tariff>(api.locationTariffs(locationId), body, { notFoundRedirect: false })
         : apiClient.put<Tariff>(api.locationTariff(locationId, tariffId), body, { notFoundRedirect: false }),
-    onSuccess: () => invalidateTariffs(qc, locationId),
+    // Not awaited: the screen moves on at once, the lists refetch behind it.
+    onSuccess: () => {
+      void invalidateTariffs(qc, locationId);
+    },
   });
 }
 
@@ -21,7 +24,11 @@ export function useDeleteTariff(locationId: number) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (tariffId: number) => apiClient.delete<{ ok: true }>(api.locationTariff(locationId, tariffId), { notFoundRedirect: false }),
-    onSuccess: () => invalidateTariffs(qc, locationId),
+    onSuccess: (_, tariffId) => {
+      // Gone: its own query is dropped, not asked for again (a 404 on the page being left).
+      qc.removeQueries({ queryKey: [...locationKeys.tariffs(locationId), tariffId] });
+      void invalidateTariffs(qc, locationId);
+    },
   });
 }
 
