@@ -29,6 +29,8 @@ export const VALIDATION_MESSAGES = {
   'validation.parameter': 'is not a known parameter',
   'validation.id': 'must be a positive whole number written in decimal digits',
   'validation.controlCharacters': 'must not contain control characters',
+  'validation.fileName': 'must not contain / \\ : * ? " < > | or be only dots',
+  'validation.duplicateSeries': 'each device and parameter may appear once',
 } as const;
 export type ValidationMessageKey = keyof typeof VALIDATION_MESSAGES;
 
@@ -46,6 +48,8 @@ export const ERROR_MESSAGES = {
   'errors.deviceNotFound': 'Device not found',
   'errors.unauthorized': 'Unauthorized',
   'errors.unknownField': 'unknown field',
+  /** 503 of a job start when the queue is full (spec section 8); the web shows its `messages.exportBusy`. */
+  'messages.exportBusy': 'Export is unavailable because the server is busy. Try again later.',
 } as const;
 export type ErrorMessageKey = keyof typeof ERROR_MESSAGES;
 
