@@ -58,7 +58,10 @@ export interface AppConfig {
   pgPoolSize: number;
   /** Background jobs (exports) this instance runs at once (`JOB_CONCURRENCY`, default 1; 0: none). */
   jobConcurrency: number;
-  /** Unfinished jobs of a queue on all instances past which a start answers 503 (`JOB_QUEUE_LIMIT`, default 16). */
+  /**
+   * Unfinished jobs of a queue on all instances past which a start answers 503 (`JOB_QUEUE_LIMIT`, default 16);
+   * one user may have a quarter of them.
+   */
   jobQueueLimit: number;
 }
 

@@ -37,8 +37,8 @@ export async function createAnalytics(
   const jobs = new JobQueue(base.storage.db, {
     concurrency: base.config.jobConcurrency,
     maxQueued: base.config.jobQueueLimit,
-    // One user cannot take the whole queue: others still get theirs started.
-    maxPerUser: Math.max(1, Math.min(4, base.config.jobQueueLimit)),
+    // One user cannot take the whole queue: a quarter of it each, so others still get theirs started.
+    maxPerUser: Math.max(1, Math.ceil(base.config.jobQueueLimit / 4)),
     log: app.log.child({ module: 'jobs' }),
   });
   base.metrics.watch({ jobQueues: () => jobs.queueDepths() });

@@ -360,10 +360,11 @@ describe.each(DIALECTS)('the export queue (%s)', (dialect) => {
   afterAll(async () => db?.drop());
 
   it('answers 503 with Retry-After when full, keeps a queued job over a restart and runs it then', async () => {
-    // An instance that takes requests but runs no job: everything stays queued.
-    const a = await buildApp(configOn(db, { jobConcurrency: 0, jobQueueLimit: 2 }), { logger: false });
+    // An instance that takes requests but runs no job: everything stays queued. Four in all, one per user.
+    const a = await buildApp(configOn(db, { jobConcurrency: 0, jobQueueLimit: 4 }), { logger: false });
     await a.app.ready();
-    const user = await signUp(a.app);
+    const users = [await signUp(a.app), await signUp(a.app), await signUp(a.app), await signUp(a.app), await signUp(a.app)];
+    const user = users[0] as User;
     const d = await device(a.app, user);
     const s = Date.parse('2026-11-05T00:00:00Z');
     await post(
@@ -372,20 +373,36 @@ describe.each(DIALECTS)('the export queue (%s)', (dialect) => {
       Array.from({ length: 60 }, (_, i) => ({ ts: s + i * MIN, values: { pave1: i, eai1: 1 + i / 60 } })),
     );
     const body = {
-      deviceId: d.device.id,
       parameters: ['pave1', 'eai1'],
       from: new Date(s).toISOString(),
       to: new Date(s + H).toISOString(),
       interval: 'raw',
       format: 'csv',
     };
-    const first = await startExport(a.app, user, { ...body, fileName: 'one' });
-    const second = await startExport(a.app, user, { ...body, fileName: 'two' });
-    const busy = await a.app.inject({ method: 'POST', url: '/api/exports', headers: user.auth, payload: { ...body, fileName: 'three' } });
-    expect(busy.statusCode).toBe(503);
-    expect(Number(busy.headers['retry-after'])).toBeGreaterThan(0);
-    expect(busy.json()).toMatchObject({ statusCode: 503, errors: [{ key: 'messages.exportBusy' }] });
-    expect(a.ctx.analytics.jobs.queueDepths()).toEqual({ exports: 2 });
+    const first = await startExport(a.app, user, { ...body, deviceId: d.device.id, fileName: 'one' });
+    const expectBusy = async (who: User, deviceId: number) => {
+      const busy = await a.app.inject({
+        method: 'POST',
+        url: '/api/exports',
+        headers: who.auth,
+        payload: { ...body, deviceId, fileName: 'more' },
+      });
+      expect(busy.statusCode).toBe(503);
+      expect(Number(busy.headers['retry-after'])).toBeGreaterThan(0);
+      expect(busy.json()).toMatchObject({ statusCode: 503, errors: [{ key: 'messages.exportBusy' }] });
+    };
+    // The user's share (a quarter of the queue) is taken.
+    await expectBusy(user, d.device.id);
+    const others: { user: User; job: ExportJob }[] = [];
+    for (const u of users.slice(1, 4)) {
+      const own = await device(a.app, u);
+      await post(a.app, own.ingestKey, [{ ts: s, values: { pave1: 1 } }]);
+      others.push({ user: u, job: await startExport(a.app, u, { ...body, deviceId: own.device.id, fileName: 'other' }) });
+    }
+    // The queue is full for everyone.
+    const fifth = users[4] as User;
+    await expectBusy(fifth, (await device(a.app, fifth)).device.id);
+    expect(a.ctx.analytics.jobs.queueDepths()).toEqual({ exports: 4 });
     // The file is not there yet.
     expect((await a.app.inject({ method: 'POST', url: `/api/exports/${first.id}/download`, headers: user.auth })).statusCode).toBe(409);
     await a.app.close();
@@ -394,18 +411,14 @@ describe.each(DIALECTS)('the export queue (%s)', (dialect) => {
     const b = await buildApp(configOn(db, { jobConcurrency: 1 }), { logger: false });
     await b.app.ready();
     try {
-      for (const job of [first, second]) {
-        const done = await waitDone(b.app, user, job.id);
-        expect(done.status).toBe('done');
-        const rows = parseCsv((await download(b.app, user, job.id)).body) as string[][];
-        expect(rows).toHaveLength(61);
-        expect(rows[60]).toEqual(['2026-11-05T01:59:00+01:00', '59', String(1 + 59 / 60)]);
-      }
+      const done = await waitDone(b.app, user, first.id);
+      expect(done.status).toBe('done');
+      const rows = parseCsv((await download(b.app, user, first.id)).body) as string[][];
+      expect(rows).toHaveLength(61);
+      expect(rows[60]).toEqual(['2026-11-05T01:59:00+01:00', '59', String(1 + 59 / 60)]);
+      for (const o of others) expect((await waitDone(b.app, o.user, o.job.id)).status).toBe('done');
       const attempts = await b.ctx.storage.db.selectFrom('jobs').select(['attempts', 'status']).execute();
-      expect(attempts).toEqual([
-        { attempts: 1, status: 'done' },
-        { attempts: 1, status: 'done' },
-      ]);
+      expect(attempts).toEqual(Array(4).fill({ attempts: 1, status: 'done' }));
     } finally {
       await b.app.close();
     }
@@ -421,13 +434,13 @@ describe('the export queue with two instances on one PostgreSQL', () => {
 
   it('two instances on one database run each job once, and either sends the file', async () => {
     const apps = [
-      await buildApp(configOn(db, { jobConcurrency: 1, jobQueueLimit: 50 }), { logger: false }),
-      await buildApp(configOn(db, { jobConcurrency: 1, jobQueueLimit: 50 }), { logger: false }),
+      await buildApp(configOn(db, { jobConcurrency: 1, jobQueueLimit: 16 }), { logger: false }),
+      await buildApp(configOn(db, { jobConcurrency: 1, jobQueueLimit: 16 }), { logger: false }),
     ];
     for (const x of apps) await x.app.ready();
     try {
       const [a, b] = apps as [(typeof apps)[number], (typeof apps)[number]];
-      // Two users: one user has at most four unfinished exports.
+      // Two users: one user has at most a quarter of the queue's unfinished exports.
       const users = [await signUp(a.app), await signUp(a.app)] as const;
       const devices = [await device(a.app, users[0]), await device(a.app, users[1])] as const;
       const s = Date.parse('2026-11-06T00:00:00Z');
