@@ -4,6 +4,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { STORAGE_KEYS } from '@/config/storage-keys';
+import { ExportNotices } from '@/features/exports/components/export-notices';
 import { useProfileLanguage } from '@/features/profile/language-choice';
 import { SessionRealtime } from '@/features/realtime/session-realtime';
 import { i18n } from '@/i18n';
@@ -31,7 +32,10 @@ export function AppProvider({ children }: { children: ReactNode }) {
         <Notifications position="bottom-right" zIndex={400} />
         <QueryClientProvider client={queryClient}>
           <ProfileLanguage />
-          <SessionRealtime>{children}</SessionRealtime>
+          <SessionRealtime>
+            <ExportNotices />
+            {children}
+          </SessionRealtime>
         </QueryClientProvider>
       </MantineProvider>
     </I18nextProvider>

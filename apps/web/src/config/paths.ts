@@ -63,6 +63,14 @@ export const api = {
   deviceLimits: (id: string | number) => `devices/${id}/limits`,
   deviceMeterValue: (id: string | number) => `devices/${id}/meter-value`,
   deviceNotifications: (id: string | number) => `devices/${id}/notifications`,
+  exports: 'exports',
+  export: (id: string) => `exports/${id}`,
+  exportDownload: (id: string) => `exports/${id}/download`,
+  heatmap: 'analytics/heatmap',
+  consumption: 'analytics/consumption',
+  sums: 'analytics/sums',
+  comparisons: 'comparisons',
+  comparison: (id: string | number) => `comparisons/${id}`,
 } as const;
 
 export const API_BASE_URL = '/api/';

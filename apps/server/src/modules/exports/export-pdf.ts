@@ -122,7 +122,7 @@ export function renderPdf(r: PdfReport): PDFKit.PDFDocument {
     [t.period, `${when(r.from)} – ${when(r.to)}`],
     [t.interval, t.intervals[r.interval] ?? r.interval],
     [t.timezone, r.tz],
-    [t.created, when(r.createdAt)],
+    [t.created, when(Math.floor(r.createdAt / 60_000) * 60_000)],
   ];
   for (const [k, v] of facts) {
     const y = doc.y;
@@ -168,8 +168,11 @@ export function renderPdf(r: PdfReport): PDFKit.PDFDocument {
       .fontSize(13)
       .text(r.chart.energy ? `${t.chartEnergy} [kWh]` : `${t.chartValues} [${r.chart.lines[0]?.unit ?? ''}]`, left);
     doc.moveDown(0.3);
-    drawChart(doc, r, { x: left, y: doc.y, w: width, h: chartH }, num, when);
-    doc.y += chartH + 22;
+    // Axis labels move the text cursor: the chart's box decides where the text goes on.
+    const y1 = doc.y;
+    drawChart(doc, r, { x: left, y: y1, w: width, h: chartH }, num, when);
+    doc.x = left;
+    doc.y = y1 + chartH + 22;
     if (r.chart.energy && r.chart.lines.length) {
       if (doc.y + chartH + 40 > PAGE.height - PAGE.margin) doc.addPage();
       doc
@@ -177,8 +180,10 @@ export function renderPdf(r: PdfReport): PDFKit.PDFDocument {
         .fontSize(13)
         .text(`${t.chartValues} [${r.chart.lines[0]?.unit ?? ''}]`, left);
       doc.moveDown(0.3);
-      drawChart(doc, { ...r, chart: { ...r.chart, energy: null } }, { x: left, y: doc.y, w: width, h: chartH }, num, when);
-      doc.y += chartH + 22;
+      const y2 = doc.y;
+      drawChart(doc, { ...r, chart: { ...r.chart, energy: null } }, { x: left, y: y2, w: width, h: chartH }, num, when);
+      doc.x = left;
+      doc.y = y2 + chartH + 22;
     }
     // Legend of the lines (dash patterns, not colours).
     if (r.chart.lines.length) {

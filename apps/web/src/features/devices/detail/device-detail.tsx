@@ -11,6 +11,7 @@ import { preloadChart } from '@/features/charts/chart-module';
 import { chartsFor, chartsInFirstScreen } from '@/features/charts/chart-specs';
 import { ChartCard } from '@/features/charts/components/chart-card';
 import { useInView } from '@/features/charts/use-in-view';
+import { ExportButton } from '@/features/exports/components/export-button';
 import { useLiveDeviceStatus } from '@/features/realtime/use-live-measurements';
 import { ApiError } from '@/lib/api-client';
 import { storedTimezone } from '@/lib/auth-store';
@@ -114,6 +115,7 @@ function DeviceSummary({ device: d }: { device: Device }) {
           <Button component={Link} to={paths.editDevice(d.id)} variant="default" size="xs" leftSection={<IconEdit size={16} />}>
             {t('dashboard.edit')}
           </Button>
+          <ExportButton deviceId={d.id} />
         </Group>
       </Group>
       <SimpleGrid cols={{ base: 1, md: 2, lg: figures.baseLoad ? 3 : 2 }}>

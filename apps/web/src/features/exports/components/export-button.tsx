@@ -1,0 +1,45 @@
+import { Button } from '@mantine/core';
+import { IconFileExport } from '@tabler/icons-react';
+import { lazy, Suspense, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { loadChunk } from '@/lib/lazy-chunk';
+import type { ExportDialogProps } from './export-dialog';
+import './print.css';
+
+const ExportDialog = lazy(() => loadChunk(() => import('./export-dialog')));
+
+/**
+ * The export entry point of a device page and the analytics screen: a button whose dialog (and the form
+ * code and schemas it needs) loads on the first press, as its own chunk.
+ */
+export function ExportButton({ size = 'xs', ...props }: Omit<ExportDialogProps, 'opened' | 'onClose'> & { size?: 'xs' | 'sm' }) {
+  const { t } = useTranslation();
+  const [opened, setOpened] = useState(false);
+  const [wanted, setWanted] = useState(false);
+  return (
+    <>
+      <Button
+        variant="default"
+        size={size}
+        leftSection={<IconFileExport size={16} />}
+        onClick={() => {
+          setWanted(true);
+          setOpened(true);
+        }}
+        onMouseEnter={() => {
+          // Start loading the dialog's chunk as the pointer comes near.
+          void import('./export-dialog').catch(() => {});
+        }}
+        data-export-open
+        data-print-hide
+      >
+        {t('exports.open')}
+      </Button>
+      {wanted && (
+        <Suspense fallback={null}>
+          <ExportDialog opened={opened} onClose={() => setOpened(false)} {...props} />
+        </Suspense>
+      )}
+    </>
+  );
+}
