@@ -73,18 +73,20 @@ export async function presentParameters(src: ExportSource, r: Pick<ExportRange, 
   return names;
 }
 
-/** The range's rows, block by block (memory stays that of one block whatever the range). */
+/**
+ * The range's rows, block by block (memory stays that of two blocks whatever the range). The next piece
+ * is asked for while the caller formats the current one: on PostgreSQL the query's round trips then
+ * overlap the formatting instead of adding to it.
+ */
 export async function* exportBlocks(src: ExportSource, r: ExportRange, signal?: AbortSignal): AsyncGenerator<ExportBlock> {
   const pieces = exportPieces(r);
   const span = Math.max(1, r.to - r.from);
   const counters = r.params.map((p) => parameterInfo(p)?.kind === 'counter');
-  for (const [a, b] of pieces) {
-    signal?.throwIfAborted();
+  const read = async ([a, b]: [number, number]): Promise<{ block: ExportBlock; release?: () => void }> => {
     const done = Math.min(1, (b - r.from) / span);
     if (r.interval === 'raw') {
       const raw = await src.repo.raw(r.deviceId, a, b, r.params);
-      yield { ts: raw.ts, cols: raw.cols, done };
-      continue;
+      return { block: { ts: raw.ts, cols: raw.cols, done } };
     }
     const answer = await src.readings.readings(r.deviceId, r.tz, { from: a, to: b, interval: r.interval, params: [...r.params] });
     const empty = new Float64Array(answer.ts.length).fill(Number.NaN);
@@ -95,10 +97,20 @@ export async function* exportBlocks(src: ExportSource, r: ExportRange, signal?: 
       if (s.kind === 'instant') return s.avg;
       return s.values;
     });
+    return { block: { ts: answer.ts, cols, done }, release: () => releaseColumns(answer) };
+  };
+  let next: Promise<Awaited<ReturnType<typeof read>>> | null = pieces[0] ? read(pieces[0]) : null;
+  for (let k = 0; next; k++) {
+    signal?.throwIfAborted();
+    const cur = await next;
+    const following = pieces[k + 1];
+    next = following ? read(following) : null;
+    // A read ahead that fails while this block is written surfaces when it is awaited.
+    next?.catch(() => {});
     try {
-      yield { ts: answer.ts, cols, done };
+      yield cur.block;
     } finally {
-      releaseColumns(answer);
+      cur.release?.();
     }
   }
 }

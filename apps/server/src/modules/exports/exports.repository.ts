@@ -62,13 +62,15 @@ export class ExportsRepository {
 }
 
 /**
- * Where a file's bytes go while it is written: pieces of `CHUNK_BYTES` stored one after the other (the
- * writer waits while a piece is stored, so memory holds one piece whatever the file's size).
+ * Where a file's bytes go while it is written: pieces of `CHUNK_BYTES` stored one after the other. One
+ * store is under way while the next piece fills (the writer waits only when a second one is full), so
+ * memory holds at most two pieces whatever the file's size.
  */
 export class ChunkSink extends Writable {
   private parts: Buffer[] = [];
   private pending = 0;
   private seq = 0;
+  private storing: Promise<void> = Promise.resolve();
   /** Bytes written so far. */
   size = 0;
 
@@ -90,11 +92,17 @@ export class ChunkSink extends Writable {
       cb();
       return;
     }
-    this.store().then(() => cb(), cb);
+    // Wait for the store before this one, then hand this piece over without waiting for it.
+    this.storing.then(() => {
+      this.storing = this.store();
+      // Its failure is reported by the next write or the end.
+      this.storing.catch(() => {});
+      cb();
+    }, cb);
   }
 
   override _final(cb: (err?: Error | null) => void): void {
-    this.store().then(() => cb(), cb);
+    this.storing.then(() => this.store()).then(() => cb(), cb);
   }
 
   private async store(): Promise<void> {

@@ -1,4 +1,5 @@
-import { Readable } from 'node:stream';
+import { once } from 'node:events';
+import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
   addLocalDays,
@@ -231,14 +232,7 @@ export class ExportsService {
     const sink = new ChunkSink((seq, data) => this.repo.saveChunk(job.id, job.attempt, seq, data));
     const range = { deviceId: p.deviceId, tz, params, interval: p.interval, from: p.from, to: p.to };
     if (p.format === 'csv') {
-      await pipeline(
-        Readable.from(csvRows(exportBlocks(src, range, ctx.signal), params, tz, ctx)),
-        stringify({ record_delimiter: 'windows' }),
-        sink,
-        {
-          signal: ctx.signal,
-        },
-      );
+      await writeCsv(exportBlocks(src, range, ctx.signal), params, tz, sink, ctx);
     } else {
       const report = await this.report(job.userId, device, p, tz, params, ctx);
       await pipeline(renderPdf(report), sink, { signal: ctx.signal });
@@ -365,14 +359,24 @@ function statsEdges(interval: ReadingInterval, from: number, to: number, tz: str
   return { edges: [Math.floor(from / w) * w, Math.ceil(to / w) * w], source: interval === '1h' ? '1h' : '15m' };
 }
 
-/** The CSV's records: the header, then a row per reading or bucket (progress reported block by block). */
-async function* csvRows(
+/**
+ * Writes the CSV's records through csv-stringify into the sink: the header, then a row per reading or
+ * bucket, a block at a time (progress reported per block). Records are written synchronously while the
+ * stringifier takes them, waiting only when it asks to (a promise per record, as an async generator
+ * gives, cost more than formatting the record).
+ */
+async function writeCsv(
   blocks: AsyncIterable<ExportBlock>,
   params: readonly string[],
   tz: string,
+  sink: Writable,
   ctx: JobContext,
-): AsyncGenerator<string[]> {
-  yield ['time', ...params.map(columnName)];
+): Promise<void> {
+  const csv = stringify({ record_delimiter: 'windows' });
+  const piped = pipeline(csv, sink, { signal: ctx.signal });
+  // A failure of the sink ends the writes below through the stringifier's error.
+  piped.catch(() => {});
+  if (!csv.write(['time', ...params.map(columnName)])) await once(csv, 'drain', { signal: ctx.signal });
   const iso = new ZonedIso(tz);
   for await (const b of blocks) {
     const n = b.ts.length;
@@ -380,8 +384,10 @@ async function* csvRows(
       const row = new Array<string>(params.length + 1);
       row[0] = iso.format(b.ts[i] as number);
       for (let j = 0; j < params.length; j++) row[j + 1] = plainNumber((b.cols[j] as ArrayLike<number>)[i] as number);
-      yield row;
+      if (!csv.write(row)) await once(csv, 'drain', { signal: ctx.signal });
     }
     await ctx.progress(b.done);
   }
+  csv.end();
+  await piped;
 }

@@ -12,6 +12,8 @@ export interface ComparisonChartProps {
   locale: string;
   dark: boolean;
   height?: number;
+  /** The legend's name of the time axis. */
+  timeLabel: string;
   formatValue(v: number, unit: string): string;
 }
 
@@ -20,7 +22,17 @@ export interface ComparisonChartProps {
  * for the first unit, right for the second, then alternating), lines in colour-blind-safe colours with
  * a legend, hover values. Its own chunk (uPlot is shared with the device pages' chart chunk).
  */
-export default function ComparisonChart({ ts, series, span, timezone, locale, dark, height = 320, formatValue }: ComparisonChartProps) {
+export default function ComparisonChart({
+  ts,
+  series,
+  span,
+  timezone,
+  locale,
+  dark,
+  height = 320,
+  timeLabel,
+  formatValue,
+}: ComparisonChartProps) {
   const box = useRef<HTMLDivElement>(null);
   useLayoutEffect(() => {
     const el = box.current;
@@ -61,14 +73,14 @@ export default function ComparisonChart({ ts, series, span, timezone, locale, da
             stroke: axisColor,
             grid: { show: i === 0, stroke: grid, width: 1 },
             ticks: { stroke: grid, width: 1 },
-            label: u || undefined,
+            label: u ? `[${u}]` : undefined,
             size: (_u, values) => 24 + 7 * Math.max(3, ...(values ?? []).map((v) => String(v).length)),
             values: (_u, splits) => splits.map((v) => formatValue(v, '').replace(/\s.*$/, '')),
           }),
         ),
       ],
       series: [
-        {},
+        { label: timeLabel, value: (_u, v) => (v === null || v === undefined ? '—' : `${tick.day.format(v)} ${tick.time.format(v)}`) },
         ...series.map(
           (s): uPlot.Series => ({
             label: s.label,
@@ -92,6 +104,6 @@ export default function ComparisonChart({ ts, series, span, timezone, locale, da
       ro.disconnect();
       u.destroy();
     };
-  }, [ts, series, span, timezone, locale, dark, height, formatValue]);
+  }, [ts, series, span, timezone, locale, dark, height, timeLabel, formatValue]);
   return <div ref={box} data-comparison-chart={series.length} style={{ width: '100%' }} />;
 }

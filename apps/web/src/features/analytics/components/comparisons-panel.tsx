@@ -354,6 +354,7 @@ export function ComparisonsPanel({ devices, timezone }: { devices: DeviceListIte
             ) : (
               <Suspense fallback={<Skeleton h={320} />}>
                 <ComparisonChart
+                  timeLabel={t('analytics.table.time')}
                   ts={chart.ts}
                   series={chart.series}
                   span={spanPair}

@@ -48,7 +48,9 @@ export function HeatmapChart({ data, locale, timezone, onOpen }: HeatmapChartPro
 
   const fmt = useMemo(() => {
     const day = dateTimeFormat(locale, { timeZone: timezone, weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' });
-    const time = dateTimeFormat(locale, { timeZone: timezone, hour: '2-digit', minute: '2-digit', timeZoneName: 'shortOffset' });
+    const time = dateTimeFormat(locale, { timeZone: timezone, hour: '2-digit', minute: '2-digit' });
+    // On the days the clocks change the offset tells the repeated (or skipped) hour apart.
+    const timeOffset = dateTimeFormat(locale, { timeZone: timezone, hour: '2-digit', minute: '2-digit', timeZoneName: 'shortOffset' });
     const month = dateTimeFormat(locale, { timeZone: timezone, month: 'long', year: 'numeric' });
     const monthShort = dateTimeFormat(locale, { timeZone: 'UTC', month: 'short' });
     const dayShort = dateTimeFormat(locale, { timeZone: 'UTC', day: 'numeric', month: 'short' });
@@ -56,7 +58,7 @@ export function HeatmapChart({ data, locale, timezone, onOpen }: HeatmapChartPro
     const weekdayLong = dateTimeFormat(locale, { timeZone: 'UTC', weekday: 'long' });
     // 2024-01-01 was a Monday: ISO weekday n is that date plus n − 1 days.
     const wd = (n: number, long = false) => (long ? weekdayLong : weekday).format(Date.UTC(2024, 0, n));
-    return { day, time, month, monthShort, dayShort, wd };
+    return { day, time, timeOffset, month, monthShort, dayShort, wd };
   }, [locale, timezone]);
 
   const rowLabel = (r: number, long = false): string => {
@@ -238,11 +240,14 @@ export function HeatmapChart({ data, locale, timezone, onOpen }: HeatmapChartPro
       >
         {focus ? describe(focus.r, focus.c) : ''}
       </div>
-      <Group gap="xs" mt="xs" wrap="nowrap" data-heatmap-legend>
+      <Group gap="xs" mt="xs" wrap="wrap" data-heatmap-legend>
         <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
           {range ? fmtValue(range.min) : '—'}
         </Text>
-        <div style={{ flex: '1 1 auto', maxWidth: 320, height: 10, borderRadius: 3, background: VIRIDIS_GRADIENT }} aria-hidden />
+        <div
+          style={{ flex: '1 1 120px', minWidth: 100, maxWidth: 320, height: 10, borderRadius: 3, background: VIRIDIS_GRADIENT }}
+          aria-hidden
+        />
         <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
           {range ? fmtValue(range.max) : '—'}
         </Text>
