@@ -234,7 +234,7 @@ export function ConsumptionPanel({ devices, timezone }: { devices: DeviceListIte
               setPage(1);
             }}
             allowDeselect={false}
-            w={100}
+            w={130}
             name="pageSize"
           />
         </Group>
