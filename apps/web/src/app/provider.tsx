@@ -4,7 +4,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { STORAGE_KEYS } from '@/config/storage-keys';
-import { ExportNotices } from '@/features/exports/components/export-notices';
+import { LazyExportNotices } from '@/features/exports/components/export-notices-lazy';
 import { useProfileLanguage } from '@/features/profile/language-choice';
 import { SessionRealtime } from '@/features/realtime/session-realtime';
 import { i18n } from '@/i18n';
@@ -33,7 +33,7 @@ export function AppProvider({ children }: { children: ReactNode }) {
         <QueryClientProvider client={queryClient}>
           <ProfileLanguage />
           <SessionRealtime>
-            <ExportNotices />
+            <LazyExportNotices />
             {children}
           </SessionRealtime>
         </QueryClientProvider>
