@@ -1,4 +1,4 @@
-import { Button } from '@mantine/core';
+import { Box, Button } from '@mantine/core';
 import { IconFileExport } from '@tabler/icons-react';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -21,7 +21,6 @@ export function ExportButton({ size = 'xs', ...props }: Omit<ExportDialogProps, 
       <Button
         variant="default"
         size={size}
-        leftSection={<IconFileExport size={16} />}
         onClick={() => {
           setWanted(true);
           setOpened(true);
@@ -32,8 +31,14 @@ export function ExportButton({ size = 'xs', ...props }: Omit<ExportDialogProps, 
         }}
         data-export-open
         data-print-hide
+        aria-label={t('exports.open')}
+        title={t('exports.open')}
       >
-        {t('exports.open')}
+        {/* Below 576 px the icon alone: the device page's toolbar stays on one line in every language. */}
+        <IconFileExport size={16} aria-hidden />
+        <Box component="span" visibleFrom="xs" ml={8}>
+          {t('exports.open')}
+        </Box>
       </Button>
       {wanted && (
         <Suspense fallback={null}>
