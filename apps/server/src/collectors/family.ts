@@ -58,8 +58,11 @@ export function numberOf(v: unknown): number {
   return Number.NaN;
 }
 
-/** Sets `name` when the device sent the field at all (an absent field is not a value). */
-export function put(values: Record<string, number>, name: string, raw: unknown, scale = 1): void {
+/**
+ * Sets `name` when the device sent the field at all (an absent field is not a value), divided by `per`
+ * (1000: Wh → kWh; a division keeps 144 Wh at 0.144 where a multiplication by 0.001 gives 0.14400000000000002).
+ */
+export function put(values: Record<string, number>, name: string, raw: unknown, per = 1): void {
   if (raw === undefined || raw === null) return;
-  values[name] = numberOf(raw) * scale;
+  values[name] = numberOf(raw) / per;
 }

@@ -30,8 +30,8 @@ async function call(ctx: PollContext, method: string): Promise<Record<string, un
   return body;
 }
 
-/** Wh as the meter counts → kWh. */
-const WH = 1 / 1000;
+/** Wh as the meter counts, per kWh. */
+const WH = 1000;
 
 /** Our values from `get_current_parameters` and `get_total_energy` (either shape). */
 export function foxValues(current: Record<string, unknown>, energy: Record<string, unknown>): Record<string, number> {

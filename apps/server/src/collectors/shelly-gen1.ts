@@ -10,7 +10,8 @@ import { shellyIdentity } from './shelly-gen2.js';
  * Sources: Shelly Gen1 API docs (/status of the Shelly 3EM, /shelly).
  */
 
-const WH = 1 / 1000;
+/** Wh per kWh. */
+const WH = 1000;
 
 /** Our values from a Gen1 `/status`. */
 export function gen1Values(status: Record<string, unknown>): Record<string, number> {

@@ -11,8 +11,8 @@ import { type CollectedReading, type DeviceInfo, objectOf, type PollContext, typ
  * Sources: Shelly Gen2 API docs (EM, EMData, Shelly.GetDeviceInfo), tj-smith47/shelly-go.
  */
 
-/** Wh as the device counts → kWh. */
-const WH = 1 / 1000;
+/** Wh as the device counts, per kWh. */
+const WH = 1000;
 const PHASES = [
   ['a', 1],
   ['b', 2],
@@ -106,9 +106,9 @@ export function historyReadings(
           const imp = at(`${x}_total_act_energy`);
           const ret = at(`${x}_total_act_ret_energy`);
           if (imp !== undefined && counters[`eai${p}`] !== undefined)
-            v[`eai${p}`] = counters[`eai${p}`] = (counters[`eai${p}`] as number) + imp * WH;
+            v[`eai${p}`] = counters[`eai${p}`] = (counters[`eai${p}`] as number) + imp / WH;
           if (ret !== undefined && counters[`eae${p}`] !== undefined)
-            v[`eae${p}`] = counters[`eae${p}`] = (counters[`eae${p}`] as number) + ret * WH;
+            v[`eae${p}`] = counters[`eae${p}`] = (counters[`eae${p}`] as number) + ret / WH;
           if (imp !== undefined && ret !== undefined) v[`pave${p}`] = ((imp - ret) * 3600) / period;
           const set = (name: string, key: string) => {
             const y = at(key);

@@ -31,12 +31,12 @@ export function tasmotaTime(time: unknown, tz: string): number | null {
 }
 
 /** Per-phase field: arrays give phases 1–3, a single number phase 1. */
-function phases(v: Record<string, number>, prefix: string, raw: unknown, scale = 1): void {
+function phases(v: Record<string, number>, prefix: string, raw: unknown): void {
   if (!Array.isArray(raw)) {
-    put(v, `${prefix}1`, raw, scale);
+    put(v, `${prefix}1`, raw);
     return;
   }
-  for (let i = 0; i < Math.min(3, raw.length); i++) put(v, `${prefix}${i + 1}`, raw[i], scale);
+  for (let i = 0; i < Math.min(3, raw.length); i++) put(v, `${prefix}${i + 1}`, raw[i]);
 }
 
 /** Our values from a SENSOR (or STATUS10's StatusSNS) payload; empty when it carries no energy data. */
