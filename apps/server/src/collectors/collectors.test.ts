@@ -216,7 +216,7 @@ const device = (id: number, kind: RunnerDevice['kind'], address: string, extra: 
 });
 
 describe('collector runner', () => {
-  it.each<FakeMode | 'gone'>(['hang', 'garbage', 'html', 'statusFalse', 'http500', 'gone'])(
+  it.each<Exclude<FakeMode, 'ok' | 'redirect'> | 'gone'>(['hang', 'garbage', 'html', 'statusFalse', 'http500', 'gone'])(
     'a device that goes %s is retried with back-off while another keeps flowing',
     async (failure) => {
       const good = await started(fakeFox());

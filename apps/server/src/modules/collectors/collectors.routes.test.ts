@@ -65,13 +65,19 @@ describe.each(DIALECTS)('collected devices on %s', (dialect) => {
   it('adds a Fox ENERGY-3 by address: its values arrive in our names and units, the key is never answered', async () => {
     const fox = await fakeFox('s3cr3t-key').start();
     stops.push(() => fox.stop());
-    const res = await post(a, '/api/devices', { name: 'Fox', typeCode: 13, source: { kind: 'fox-energy', address: fox.url, key: 's3cr3t-key', pollSeconds: 1 } });
+    const res = await post(a, '/api/devices', {
+      name: 'Fox',
+      typeCode: 13,
+      source: { kind: 'fox-energy', address: fox.url, key: 's3cr3t-key', pollSeconds: 1 },
+    });
     expect(res.statusCode).toBe(200);
     const { device } = res.json() as { device: { id: number; mac: string; model: string; reportingIntervalSeconds: number } };
     expect(device.model).toBe('Wi-MEF-3');
     expect(device.mac).toMatch(/^02:/);
     expect(device.reportingIntervalSeconds).toBe(1);
-    await expect.poll(async () => (await list(a)).find((d) => d.id === device.id)?.latestReading?.values.vave1, { timeout: 15_000 }).toBe(239.7);
+    await expect
+      .poll(async () => (await list(a)).find((d) => d.id === device.id)?.latestReading?.values.vave1, { timeout: 15_000 })
+      .toBe(239.7);
     const row = (await list(a)).find((d) => d.id === device.id) as DeviceListItem;
     expect(row.status).toBe('online');
     expect(row.latestReading?.values).toMatchObject({
@@ -88,13 +94,22 @@ describe.each(DIALECTS)('collected devices on %s', (dialect) => {
     });
     const status = await t.app.inject({ method: 'GET', url: `/api/devices/${device.id}/collector`, headers: a.auth });
     expect(status.statusCode).toBe(200);
-    expect(status.json()).toMatchObject({ kind: 'fox-energy', address: fox.url, pollSeconds: 1, hasKey: true, state: 'polling', lastError: null });
+    expect(status.json()).toMatchObject({
+      kind: 'fox-energy',
+      address: fox.url,
+      pollSeconds: 1,
+      hasKey: true,
+      state: 'polling',
+      lastError: null,
+    });
     expect(status.json().lastSuccessAt).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
     for (const url of ['/api/devices', `/api/devices/${device.id}`, `/api/devices/${device.id}/collector`])
       expect((await t.app.inject({ method: 'GET', url, headers: a.auth })).body).not.toContain('s3cr3t-key');
     // Another user's device: 404, and a device of A's without a collector: 404 too.
     expect((await t.app.inject({ method: 'GET', url: `/api/devices/${device.id}/collector`, headers: b.auth })).statusCode).toBe(404);
-    const plain = (await post(a, '/api/devices', { name: 'Plain', typeCode: 13, mac: '02:00:00:00:22:01' })).json() as { device: { id: number } };
+    const plain = (await post(a, '/api/devices', { name: 'Plain', typeCode: 13, mac: '02:00:00:00:22:01' })).json() as {
+      device: { id: number };
+    };
     expect((await t.app.inject({ method: 'GET', url: `/api/devices/${plain.device.id}/collector`, headers: a.auth })).statusCode).toBe(404);
     // Deleting the device stops its collector.
     await t.app.inject({ method: 'DELETE', url: `/api/devices/${device.id}`, headers: a.auth });
@@ -105,10 +120,18 @@ describe.each(DIALECTS)('collected devices on %s', (dialect) => {
 
   it('refuses to save a source that cannot be read, naming why, and saves nothing', async () => {
     const before = (await list(a)).length;
-    const res = await post(a, '/api/devices', { name: 'Gone', typeCode: 13, source: { kind: 'fox-energy', address: 'http://127.0.0.1:9' } });
+    const res = await post(a, '/api/devices', {
+      name: 'Gone',
+      typeCode: 13,
+      source: { kind: 'fox-energy', address: 'http://127.0.0.1:9' },
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().errors[0]).toMatchObject({ field: 'source.address', key: 'errors.collectorTestFailed' });
-    const refused = await post(a, '/api/devices', { name: 'Far', typeCode: 13, source: { kind: 'shelly-gen2', address: 'http://192.168.1.20' } });
+    const refused = await post(a, '/api/devices', {
+      name: 'Far',
+      typeCode: 13,
+      source: { kind: 'shelly-gen2', address: 'http://192.168.1.20' },
+    });
     expect(refused.statusCode).toBe(400);
     expect(refused.json().message).toMatch(/COLLECTOR_NETWORKS/);
     expect((await post(a, '/api/devices', { name: 'NoMac', typeCode: 13 })).statusCode).toBe(400);
@@ -118,12 +141,20 @@ describe.each(DIALECTS)('collected devices on %s', (dialect) => {
   it('a Shelly Pro 3EM takes its MAC; a Gen1 3EM whose totals restart adds no false energy', async () => {
     const pro = await fakeShellyPro3em().start();
     stops.push(() => pro.stop());
-    const res = await post(a, '/api/devices', { name: 'Pro', typeCode: 13, source: { kind: 'shelly-gen2', address: pro.url, pollSeconds: 1 } });
+    const res = await post(a, '/api/devices', {
+      name: 'Pro',
+      typeCode: 13,
+      source: { kind: 'shelly-gen2', address: pro.url, pollSeconds: 1 },
+    });
     expect(res.json().device.mac).toBe('0C:B8:15:FC:AF:F4');
 
     const gen1 = await fakeShelly3em().start();
     stops.push(() => gen1.stop());
-    const created = await post(a, '/api/devices', { name: '3EM', typeCode: 13, source: { kind: 'shelly-gen1', address: gen1.url, pollSeconds: 1 } });
+    const created = await post(a, '/api/devices', {
+      name: '3EM',
+      typeCode: 13,
+      source: { kind: 'shelly-gen1', address: gen1.url, pollSeconds: 1 },
+    });
     const id = (created.json() as { device: { id: number } }).device.id;
     const latest = async () => (await list(a)).find((d) => d.id === id);
     await expect.poll(async () => (await latest())?.latestReading?.values.eai1, { timeout: 15_000 }).toBe(5);
@@ -146,26 +177,53 @@ describe.each(DIALECTS)('collected devices on %s', (dialect) => {
     await device.subscribeAsync(`cmnd/${topic}/Status`);
     device.on('message', (_t, payload) => {
       const n = payload.toString();
-      if (n === '' || n === '0') void device.publishAsync(`stat/${topic}/STATUS`, JSON.stringify({ Status: { Module: 49, DeviceName: 'Gosund SP1', Topic: topic } }));
-      if (n === '5') void device.publishAsync(`stat/${topic}/STATUS5`, JSON.stringify({ StatusNET: { Hostname: topic, IPAddress: '127.0.0.1', Mac: '2C:3A:E8:12:34:56' } }));
+      if (n === '' || n === '0')
+        void device.publishAsync(
+          `stat/${topic}/STATUS`,
+          JSON.stringify({ Status: { Module: 49, DeviceName: 'Gosund SP1', Topic: topic } }),
+        );
+      if (n === '5')
+        void device.publishAsync(
+          `stat/${topic}/STATUS5`,
+          JSON.stringify({ StatusNET: { Hostname: topic, IPAddress: '127.0.0.1', Mac: '2C:3A:E8:12:34:56' } }),
+        );
       if (n === '10') void device.publishAsync(`stat/${topic}/STATUS10`, JSON.stringify({ StatusSNS: TASMOTA_ENERGY_SENSOR }));
     });
     const tested = await post(a, '/api/collectors/test', { kind: 'tasmota', address: topic });
-    expect(tested.json()).toMatchObject({ ok: true, kind: 'tasmota', model: 'Gosund SP1', mac: '2C:3A:E8:12:34:56', phases: 1, typeCode: 20 });
+    expect(tested.json()).toMatchObject({
+      ok: true,
+      kind: 'tasmota',
+      model: 'Gosund SP1',
+      mac: '2C:3A:E8:12:34:56',
+      phases: 1,
+      typeCode: 20,
+    });
     const res = await post(a, '/api/devices', { name: 'Plug', typeCode: 20, source: { kind: 'tasmota', address: topic, pollSeconds: 10 } });
     expect(res.statusCode).toBe(200);
     const id = (res.json() as { device: { id: number } }).device.id;
-    await expect.poll(async () => (await t.app.inject({ method: 'GET', url: `/api/devices/${id}/collector`, headers: a.auth })).json().state, { timeout: 10_000 }).toBe('listening');
+    await expect
+      .poll(async () => (await t.app.inject({ method: 'GET', url: `/api/devices/${id}/collector`, headers: a.auth })).json().state, {
+        timeout: 10_000,
+      })
+      .toBe('listening');
     // The device's local time (Warsaw: the user's country is PL) a minute ago, without offset, as Tasmota sends it.
     const at = new Date(Math.floor(Date.now() / 1000) * 1000 - 60_000);
-    const local = new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/Warsaw', dateStyle: 'short', timeStyle: 'medium' }).format(at).replace(' ', 'T');
+    const local = new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/Warsaw', dateStyle: 'short', timeStyle: 'medium' })
+      .format(at)
+      .replace(' ', 'T');
     await device.publishAsync(`tele/${topic}/SENSOR`, JSON.stringify({ ...TASMOTA_ENERGY_SENSOR, Time: local }));
-    await expect.poll(async () => (await list(a)).find((d) => d.id === id)?.latestReading, { timeout: 10_000 }).toMatchObject({
-      ts: at.getTime(),
-      values: { eai1: 12.345, pave1: 123, vave1: 231, iave1: 0.563, pfave1: 0.95 },
-    });
+    await expect
+      .poll(async () => (await list(a)).find((d) => d.id === id)?.latestReading, { timeout: 10_000 })
+      .toMatchObject({
+        ts: at.getTime(),
+        values: { eai1: 12.345, pave1: 123, vave1: 231, iave1: 0.563, pfave1: 0.95 },
+      });
     // Garbage on the topic is recorded, never a crash.
     await device.publishAsync(`tele/${topic}/SENSOR`, '<html>');
-    await expect.poll(async () => (await t.app.inject({ method: 'GET', url: `/api/devices/${id}/collector`, headers: a.auth })).json().lastErrorKey, { timeout: 10_000 }).toBe('notJson');
+    await expect
+      .poll(async () => (await t.app.inject({ method: 'GET', url: `/api/devices/${id}/collector`, headers: a.auth })).json().lastErrorKey, {
+        timeout: 10_000,
+      })
+      .toBe('notJson');
   });
 });
