@@ -62,6 +62,9 @@ export const api = {
   deviceReadings: (id: string | number) => `devices/${id}/readings`,
   deviceLimits: (id: string | number) => `devices/${id}/limits`,
   deviceMeterValue: (id: string | number) => `devices/${id}/meter-value`,
+  deviceCollector: (id: string | number) => `devices/${id}/collector`,
+  collectorTest: 'collectors/test',
+  collectorDiscover: 'collectors/discover',
   deviceNotifications: (id: string | number) => `devices/${id}/notifications`,
 } as const;
 
