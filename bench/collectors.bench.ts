@@ -92,7 +92,12 @@ async function serverMain(): Promise<void> {
     const body =
       mode === 'collectors'
         ? { name: `fox ${n}`, typeCode: 13, source: { kind: 'fox-energy', address: `${devicesBase}/d/${n}`, pollSeconds: POLL_S } }
-        : { name: `fox ${n}`, typeCode: 13, mac: `02:00:00:00:${String(Math.floor(n / 100)).padStart(2, '0')}:${String(n % 100).padStart(2, '0')}`, reportingIntervalSeconds: POLL_S };
+        : {
+            name: `fox ${n}`,
+            typeCode: 13,
+            mac: `02:00:00:00:${String(Math.floor(n / 100)).padStart(2, '0')}:${String(n % 100).padStart(2, '0')}`,
+            reportingIntervalSeconds: POLL_S,
+          };
     const res = await fetch(`${app.base}/api/devices`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${app.token}` },
@@ -232,13 +237,23 @@ export default async function collectorsBench(ctx: BenchContext): Promise<void> 
     await sending.stop();
 
     ctx.report(`collectors: devices polled every ${POLL_S} s`, c.devices, 'devices');
-    ctx.report('collectors: polls in the window', c.lateness.length, 'polls', `expected ${Math.round((DEVICES * SECONDS) / POLL_S)}; ${requests} device requests`);
+    ctx.report(
+      'collectors: polls in the window',
+      c.lateness.length,
+      'polls',
+      `expected ${Math.round((DEVICES * SECONDS) / POLL_S)}; ${requests} device requests`,
+    );
     ctx.report('collectors: polling lateness p50', pct(c.lateness, 50), 'ms');
     ctx.report('collectors: polling lateness p99', pct(c.lateness, 99), 'ms');
     ctx.report('collectors: polling lateness max', pct(c.lateness, 100), 'ms');
     ctx.report('collectors: server CPU', c.cpuPercent, '% of 1 core');
     ctx.report('collectors: server RSS mean / max', c.rssMb, 'MB', `max ${c.rssMaxMb.toFixed(0)} MB`);
-    ctx.report('HTTP ingest (same readings): server CPU', h.cpuPercent, '% of 1 core', `collectors ${(c.cpuPercent / h.cpuPercent).toFixed(2)}× of this`);
+    ctx.report(
+      'HTTP ingest (same readings): server CPU',
+      h.cpuPercent,
+      '% of 1 core',
+      `collectors ${(c.cpuPercent / h.cpuPercent).toFixed(2)}× of this`,
+    );
     ctx.report('HTTP ingest (same readings): server RSS mean / max', h.rssMb, 'MB', `max ${h.rssMaxMb.toFixed(0)} MB`);
     ctx.report('HTTP ingest (same readings): request p50', pct(latencies, 50), 'ms');
     ctx.report('HTTP ingest (same readings): request p99', pct(latencies, 99), 'ms', `${errors} errors`);
