@@ -153,6 +153,9 @@ describe('network guard (COLLECTOR_NETWORKS)', () => {
     await expect(guard.address('[::1]')).rejects.toMatchObject({ key: 'networkRefused' });
     await expect(guard.address('172.16.0.1')).rejects.toMatchObject({ key: 'networkRefused' });
     expect(() => new NetworkGuard(['10.0.0.0/33'])).toThrow(/COLLECTOR_NETWORKS/);
+    // Loopback only (the tests' setting): names are refused without a DNS query, except localhost.
+    await expect(new NetworkGuard(LOOPBACK).address('meter.lan')).rejects.toMatchObject({ key: 'networkRefused' });
+    expect(await new NetworkGuard(LOOPBACK).address('localhost')).toMatch(/^(127\.0\.0\.1|::1)$/);
   });
 
   it('never follows a redirect', async () => {

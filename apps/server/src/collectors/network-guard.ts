@@ -41,14 +41,28 @@ export function parseNetworks(list: readonly string[]): BlockList {
   return allowed;
 }
 
+/** Whether every network lies within loopback (127.0.0.0/8, ::1). */
+function loopbackOnly(list: readonly string[]): boolean {
+  const loopback = parseNetworks(['127.0.0.0/8', '::1/128']);
+  return list.every((entry) => {
+    const [net = '', bits] = entry.trim().split('/');
+    const type = isIP(net) === 6 ? 'ipv6' : 'ipv4';
+    const prefix = bits === undefined ? (type === 'ipv6' ? 128 : 32) : Number(bits);
+    return loopback.check(net, type) && prefix >= (type === 'ipv6' ? 128 : 8);
+  });
+}
+
 export class NetworkGuard {
   private readonly allowed: BlockList;
+  /** Only loopback allowed (tests): a name other than `localhost` is refused without asking DNS at all. */
+  private readonly onlyLoopback: boolean;
 
   constructor(
     networks: readonly string[] = DEFAULT_COLLECTOR_NETWORKS,
     private readonly resolve: Resolver = systemResolver,
   ) {
     this.allowed = parseNetworks(networks);
+    this.onlyLoopback = resolve === systemResolver && loopbackOnly(networks.filter((n) => n.trim()));
   }
 
   /** Whether an IP address lies in an allowed network. */
@@ -65,6 +79,11 @@ export class NetworkGuard {
     const host = hostname.replace(/^\[(.*)\]$/, '$1');
     let addresses: string[];
     if (isIP(host)) addresses = [host];
+    else if (this.onlyLoopback && host.toLowerCase() !== 'localhost')
+      throw new CollectorError(
+        'networkRefused',
+        `${host} is not a loopback address, the only network collectors may reach here (COLLECTOR_NETWORKS)`,
+      );
     else {
       try {
         addresses = await this.resolve(host);

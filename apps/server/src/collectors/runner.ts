@@ -198,6 +198,11 @@ export class CollectorRunner {
     return this.devices.get(id)?.status;
   }
 
+  /** The device as it is read now (its last stored reading included), or undefined when it is not read here. */
+  device(id: number): RunnerDevice | undefined {
+    return this.devices.get(id)?.device;
+  }
+
   get size(): number {
     return this.devices.size;
   }

@@ -73,6 +73,17 @@ export const collectorSourceSchema = z
   .refine(addressFits, addressIssue);
 export type CollectorSource = z.infer<typeof collectorSourceSchema>;
 
+/**
+ * `PUT /api/devices/{id}/collector`: where and how the device is read from now on (a meter's address
+ * changed, a new key). `key` left out keeps the stored one, `""` forgets it; `pollSeconds` left out keeps
+ * the interval. Saved as given (the collector's state then says how reading goes); the web app tests the
+ * settings first with `POST /api/devices/{id}/collector/test`, which uses the stored key when none is given.
+ */
+export const collectorUpdateSchema = collectorSourceSchema;
+
+/** `POST /api/devices/{id}/collector/test`: new settings of a collected device, tested with its stored key unless one is given. */
+export const collectorRetestSchema = z.strictObject({ address: addressSchema.optional(), key: deviceKeySchema.optional() });
+
 /** `POST /api/collectors/test`. */
 export const collectorTestRequestSchema = z
   .strictObject({ kind: collectorKindSchema, address: addressSchema, key: deviceKeySchema.optional() })

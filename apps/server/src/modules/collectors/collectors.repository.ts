@@ -30,6 +30,19 @@ export class CollectorsRepository {
       .execute();
   }
 
+  async update(
+    userId: number,
+    deviceId: number,
+    patch: Partial<Pick<CollectorsTable, 'address' | 'device_key' | 'poll_seconds' | 'kind'>>,
+  ): Promise<void> {
+    await this.db
+      .updateTable('collectors')
+      .set({ ...patch, failures: 0, last_error: null, last_error_key: null, last_error_at: null })
+      .where('device_id', '=', deviceId)
+      .where('user_id', '=', userId)
+      .execute();
+  }
+
   async recordStatus(deviceId: number, s: RunnerStatus): Promise<void> {
     await this.db
       .updateTable('collectors')

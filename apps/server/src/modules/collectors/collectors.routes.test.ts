@@ -118,6 +118,51 @@ describe.each(DIALECTS)('collected devices on %s', (dialect) => {
     expect(fox.requests.length - asked).toBeLessThanOrEqual(2);
   });
 
+  it('follows a meter to its new address: new settings are tested with the stored key, then saved', async () => {
+    const fox = await fakeFox('9753').start();
+    stops.push(() => fox.stop());
+    const res = await post(a, '/api/devices', {
+      name: 'Moving',
+      typeCode: 13,
+      source: { kind: 'fox-energy', address: fox.url, key: '9753', pollSeconds: 1 },
+    });
+    const id = (res.json() as { device: { id: number } }).device.id;
+    const retest = (u: User, payload: object) => post(u, `/api/devices/${id}/collector/test`, payload);
+    const put = (u: User, payload: object) =>
+      t.app.inject({ method: 'PUT', url: `/api/devices/${id}/collector`, headers: u.auth, payload });
+    // The router gave the meter another address: the old one answers nothing.
+    const moved = fakeFox('9753');
+    await moved.start();
+    stops.push(() => moved.stop());
+    await fox.stop();
+    await expect
+      .poll(async () => (await t.app.inject({ method: 'GET', url: `/api/devices/${id}/collector`, headers: a.auth })).json().state, {
+        timeout: 15_000,
+      })
+      .toBe('retrying');
+    expect((await retest(a, { address: 'http://127.0.0.1:9' })).json()).toMatchObject({ ok: false, errorKey: 'unreachable' });
+    // Tested with the stored key (never answered): the meter at its new address answers.
+    expect((await retest(a, { address: moved.url })).json()).toMatchObject({ ok: true, model: 'Wi-MEF-3' });
+    expect((await retest(b, { address: moved.url })).statusCode).toBe(404);
+    expect((await put(b, { kind: 'fox-energy', address: moved.url })).statusCode).toBe(404);
+    const ok = await put(a, { kind: 'fox-energy', address: moved.url, pollSeconds: 2 });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json()).toMatchObject({ address: moved.url, pollSeconds: 2, hasKey: true, lastError: null });
+    await expect
+      .poll(async () => (await t.app.inject({ method: 'GET', url: `/api/devices/${id}/collector`, headers: a.auth })).json().state, {
+        timeout: 15_000,
+      })
+      .toBe('polling');
+    expect((await t.app.inject({ method: 'GET', url: `/api/devices/${id}`, headers: a.auth })).json().reportingIntervalSeconds).toBe(2);
+    // An empty key forgets it: the meter then refuses (status "false"), and the state says so.
+    expect((await put(a, { kind: 'fox-energy', address: moved.url, key: '' })).json().hasKey).toBe(false);
+    await expect
+      .poll(async () => (await t.app.inject({ method: 'GET', url: `/api/devices/${id}/collector`, headers: a.auth })).json().lastErrorKey, {
+        timeout: 15_000,
+      })
+      .toBe('deviceError');
+  });
+
   it('refuses to save a source that cannot be read, naming why, and saves nothing', async () => {
     const before = (await list(a)).length;
     const res = await post(a, '/api/devices', {

@@ -1,7 +1,9 @@
 import {
+  collectorRetestSchema,
   collectorStatusSchema,
   collectorTestRequestSchema,
   collectorTestResponseSchema,
+  collectorUpdateSchema,
   discoverResponseSchema,
   FALLBACK_TIMEZONE,
 } from '@phasewatch/shared';
@@ -29,5 +31,17 @@ export const collectorsRoutes: FastifyPluginAsyncZod<{ collectors: CollectorsSer
 
   app.get('/devices/:id/collector', { schema: { params: deviceIdParams, response: { 200: collectorStatusSchema } } }, async (req) =>
     collectors.status(req.auth.userId, req.params.id),
+  );
+
+  app.put(
+    '/devices/:id/collector',
+    { schema: { params: deviceIdParams, body: collectorUpdateSchema, response: { 200: collectorStatusSchema } } },
+    async (req) => collectors.update(req.auth.userId, req.params.id, req.body),
+  );
+
+  app.post(
+    '/devices/:id/collector/test',
+    { schema: { params: deviceIdParams, body: collectorRetestSchema, response: { 200: collectorTestResponseSchema } } },
+    async (req) => collectors.retest(req.auth.userId, req.params.id, req.body),
   );
 };

@@ -7,11 +7,13 @@ import {
   type CollectorTestResponse,
   type CreateDeviceRequest,
   type CreateDeviceResponse,
+  collectorSourceSchema,
   DEFAULT_POLL_SECONDS,
   DEVICE_TYPES,
   type DiscoveredDevice,
   FALLBACK_TIMEZONE,
   macSchema,
+  validationMessage,
 } from '@phasewatch/shared';
 import type { FastifyBaseLogger } from 'fastify';
 import { asCollectorError, CollectorError } from '../../collectors/collector-error.js';
@@ -216,14 +218,60 @@ export class CollectorsService {
     return created;
   }
 
+  /** The collector row of a user's device; 404 for another user's device and for one not read by a collector. */
+  private async ownRow(userId: number, deviceId: number) {
+    const row = await this.repo.findForUser(userId, deviceId);
+    if (row) return row;
+    if (await this.devices.owns(userId, deviceId)) throw keyedError(404, 'errors.collectorNotFound');
+    throw keyedError(404, 'errors.deviceNotFound');
+  }
+
+  /** New settings of a collected device tested as the connection test does, with its stored key unless one is given. */
+  async retest(
+    userId: number,
+    deviceId: number,
+    req: { address?: string | undefined; key?: string | undefined },
+  ): Promise<CollectorTestResponse> {
+    const row = await this.ownRow(userId, deviceId);
+    const kind = row.kind as CollectorKind;
+    const address = req.address ?? row.address;
+    const fits = collectorSourceSchema.safeParse({ kind, address });
+    if (!fits.success) return { ok: false, error: validationMessage('validation.collectorAddress'), errorKey: 'unexpectedAnswer' };
+    const key = req.key ?? row.device_key ?? undefined;
+    // A Shelly is tested as either generation (it says which); other kinds as they are.
+    const asKind = kind === 'shelly-gen1' ? 'shelly-gen2' : kind;
+    return this.test({ kind: asKind, address, ...(key ? { key } : {}) }, (await this.devices.timezoneOf(userId)) ?? FALLBACK_TIMEZONE);
+  }
+
+  /** Reads the device from now on as `source` says (saved as given; its state then tells how reading goes). */
+  async update(userId: number, deviceId: number, source: CollectorSource): Promise<CollectorStatus> {
+    const row = await this.ownRow(userId, deviceId);
+    const key = source.key === undefined ? (row.device_key ?? undefined) : source.key || undefined;
+    const pollSeconds = source.pollSeconds ?? row.poll_seconds;
+    await this.repo.update(userId, deviceId, {
+      kind: source.kind,
+      address: source.address,
+      device_key: key ?? null,
+      poll_seconds: pollSeconds,
+    });
+    if (pollSeconds !== row.poll_seconds) await this.devices.update(userId, deviceId, { reportingIntervalSeconds: pollSeconds });
+    const identity = this.identities.get(deviceId);
+    if (this.config.collectors && identity)
+      this.runner.add({
+        id: deviceId,
+        kind: source.kind,
+        address: source.address,
+        key,
+        pollSeconds,
+        timezone: identity.timezone,
+        last: this.runner.device(deviceId)?.last ?? null,
+      });
+    return this.status(userId, deviceId);
+  }
+
   /** How reading a device goes; 404 for another user's device and for one not read by a collector. */
   async status(userId: number, deviceId: number): Promise<CollectorStatus> {
-    const row = await this.repo.findForUser(userId, deviceId);
-    if (!row) {
-      // Another user's device and a device of theirs without a collector answer alike for others.
-      if (await this.devices.owns(userId, deviceId)) throw keyedError(404, 'errors.collectorNotFound');
-      throw keyedError(404, 'errors.deviceNotFound');
-    }
+    const row = await this.ownRow(userId, deviceId);
     const live: RunnerStatus | undefined = this.runner.status(deviceId);
     const s: RunnerStatus = live ?? {
       state: row.failures > 0 ? 'retrying' : row.last_success_at ? (row.kind === 'tasmota' ? 'listening' : 'polling') : 'starting',
