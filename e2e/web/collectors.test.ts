@@ -16,6 +16,7 @@ let server: RunningServer;
 let chrome: { browser: Browser; close(): Promise<void> };
 const contexts: BrowserContext[] = [];
 const fox = fakeFox('2468');
+const moved = fakeFox('2468');
 
 beforeAll(async () => {
   mkdirSync(screenshotDir, { recursive: true });
@@ -29,6 +30,7 @@ afterAll(async () => {
   await chrome?.close();
   await server?.stop();
   await fox.stop();
+  await moved.stop();
 });
 
 async function openPage(width = 1366, dark = false): Promise<Page> {
@@ -110,8 +112,19 @@ describe('a Fox ENERGY-3 added by address in Chromium', () => {
     await card.getByText('Retrying').waitFor({ timeout: 30_000 });
     expect(await card.getByTestId('collector-last-error').textContent()).toBe('The device does not answer at this address.');
     await shot(page, 'overview-retrying');
-    await fox.start(fox.port);
+    // It came back at another address (the router gave it a new one): the user changes it on the card.
+    await moved.start();
+    await card.getByRole('button', { name: 'Change' }).click();
+    const settings = card.getByTestId('collector-settings');
+    await settings.getByRole('textbox', { name: /^Device address/ }).fill('http://127.0.0.1:9');
+    await settings.getByRole('button', { name: 'Test and save' }).click();
+    await settings.getByText('The device does not answer at this address.').waitFor();
+    await shot(page, 'overview-change-refused');
+    await settings.getByRole('textbox', { name: /^Device address/ }).fill(moved.url);
+    // The key is not typed again: the stored one is used (and never shown).
+    await settings.getByRole('button', { name: 'Test and save' }).click();
     await card.getByText('Polling').waitFor({ timeout: 60_000 });
+    expect(await card.textContent()).toContain(moved.url);
   });
 
   for (const [width, dark] of [
@@ -123,7 +136,8 @@ describe('a Fox ENERGY-3 added by address in Chromium', () => {
       await page.getByRole('button', { name: 'Add your first device' }).click();
       const dialog = page.getByRole('dialog', { name: 'Add device' });
       await dialog.getByRole('radio', { name: /^Fox ENERGY/ }).check();
-      await dialog.getByRole('textbox', { name: /^Device address/ }).fill(fox.url);
+      // The meter at its second address (the first test moved it).
+      await dialog.getByRole('textbox', { name: /^Device address/ }).fill(moved.url);
       await dialog.getByLabel(/^Key or password/).fill('2468');
       await dialog.getByTestId('collector-test').click();
       await dialog.getByTestId('collector-found').waitFor();

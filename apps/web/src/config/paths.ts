@@ -63,6 +63,7 @@ export const api = {
   deviceLimits: (id: string | number) => `devices/${id}/limits`,
   deviceMeterValue: (id: string | number) => `devices/${id}/meter-value`,
   deviceCollector: (id: string | number) => `devices/${id}/collector`,
+  deviceCollectorTest: (id: string | number) => `devices/${id}/collector/test`,
   collectorTest: 'collectors/test',
   collectorDiscover: 'collectors/discover',
   deviceNotifications: (id: string | number) => `devices/${id}/notifications`,
