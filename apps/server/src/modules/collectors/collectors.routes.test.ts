@@ -2,7 +2,7 @@ import type { DeviceListItem } from '@phasewatch/shared';
 import mqtt from 'mqtt';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildTestApp, signUp, type TestApp } from '../../test/app.js';
-import { fakeFox, fakeShelly3em, fakeShellyPro3em } from '../../test/collectors/fake-devices.js';
+import { fakeFox, fakeFoxDiscovery, fakeShelly3em, fakeShellyPro3em } from '../../test/collectors/fake-devices.js';
 import { TASMOTA_ENERGY_SENSOR } from '../../test/collectors/fixtures.js';
 import { DIALECTS } from '../../test/storage.js';
 
@@ -161,6 +161,16 @@ describe.each(DIALECTS)('collected devices on %s', (dialect) => {
         timeout: 15_000,
       })
       .toBe('deviceError');
+  });
+
+  it('lists the Fox devices that answer the discovery (sent to 127.0.0.1 here, never a broadcast)', async () => {
+    const responder = await fakeFoxDiscovery([0x60, 0x01, 0x94, 0x12, 0x34, 0x56], 12);
+    stops.push(() => responder.close());
+    t.config.collectorDiscovery = { host: '127.0.0.1', port: responder.port };
+    const res = await t.app.inject({ method: 'GET', url: '/api/collectors/discover', headers: a.auth });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ devices: [{ address: 'http://127.0.0.1', mac: '60:01:94:12:34:56', deviceType: 12 }] });
+    expect((await t.app.inject({ method: 'GET', url: '/api/collectors/discover' })).statusCode).toBe(401);
   });
 
   it('refuses to save a source that cannot be read, naming why, and saves nothing', async () => {

@@ -33,14 +33,14 @@ export function CollectorCard({ deviceId }: { deviceId: number }) {
   const when = (s: string | null) => (s ? fmt.format(utc(s)) : t('collectors.never'));
   return (
     <Card withBorder padding="lg" data-testid="collector-card">
-      <Group justify="space-between" mb="sm" wrap="nowrap">
-        <Group gap="xs" wrap="nowrap">
+      <Group justify="space-between" mb="sm" gap="xs" wrap="wrap">
+        <Group gap="xs" wrap="nowrap" style={{ minWidth: 0 }}>
           <IconPlugConnected size={20} aria-hidden />
           <Title order={3} size="h5">
             {t('collectors.cardTitle', { family: t(`collectors.kind.${c.kind}`) })}
           </Title>
         </Group>
-        <Group gap="xs" wrap="nowrap">
+        <Group gap="xs" wrap="nowrap" style={{ flexShrink: 0 }}>
           <Badge color={STATE_COLOR[c.state]} variant="light" data-collector-state={c.state}>
             {t(`collectors.state.${c.state}`)}
           </Badge>

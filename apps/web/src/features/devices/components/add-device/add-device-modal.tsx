@@ -2,7 +2,7 @@ import { Alert, Button, Code, CopyButton, Group, Modal, NumberInput, Select, Sta
 import { useMediaQuery } from '@mantine/hooks';
 import { type CollectorSource, type CreateDeviceResponse, createDeviceRequestSchema, DEVICE_TYPES, deviceKind } from '@phasewatch/shared';
 import { IconAlertTriangle, IconCheck, IconCopy, IconInfoCircle } from '@tabler/icons-react';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { StepperWidget } from '@/components/ui/stepper';
 import { CollectedDone } from '@/features/collectors/components/collected-done';
@@ -65,18 +65,27 @@ function AddDeviceFlow({ onDone }: { onDone(): void }) {
   // Fox ENERGY, Shelly, Tasmota (read by Phasewatch) or a device that sends itself: chosen first.
   const [choice, setChoice] = useState<SourceChoice>({ family: 'own' });
   const collected = choice.family !== 'own';
+  // What the last connection test filled in: replaced by the next test, never what the user typed.
+  const filled = useRef({ name: '', model: '' });
   const onChoice = (c: SourceChoice) => {
     setChoice(c);
+    const fill = (field: 'name' | 'model', value: string) => {
+      const current = form.values[field];
+      if (current.trim() && current !== filled.current[field]) return;
+      form.setValue(field, value);
+      filled.current[field] = value;
+    };
     if (c.family === 'own') {
       form.setValue('source', undefined);
       if (form.values.mac === undefined) form.setValue('mac', '');
+      fill('model', '');
       return;
     }
     form.setValue('source', c.source);
     form.setValue('mac', c.found?.mac);
     if (!c.found) return;
-    if (c.found.model) form.setValue('model', c.found.model);
-    if (!form.values.name.trim()) form.setValue('name', c.found.model ?? c.source.address);
+    fill('model', c.found.model ?? '');
+    fill('name', c.found.model ?? c.source.address);
     if (c.found.typeCode !== undefined) form.setValue('typeCode', c.found.typeCode);
   };
 
