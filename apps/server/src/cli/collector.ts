@@ -120,8 +120,8 @@ export function startCollector(opts: {
     writeFileSync(tmp, JSON.stringify(state), { mode: 0o600 });
     renameSync(tmp, opts.statePath);
   };
+  // Also what keeps the process alive: the runner's timers do not (they must not hold a server open).
   const saver = setInterval(save, 30_000);
-  saver.unref();
   for (const d of devices) runner.add(d, { spread: devices.length > 1 });
   log(`${new Date().toISOString()} reading ${devices.length} device(s), sending to ${opts.server}`);
   return {
