@@ -1,5 +1,7 @@
 export * from './account/account.schema.js';
+export * from './collectors/collector.schema.js';
 export * from './constants.js';
+export * from './energy/balance.js';
 export * from './energy/counter.js';
 export * from './energy/zoned-time.js';
 export * from './geo/timezone.js';

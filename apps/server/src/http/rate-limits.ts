@@ -25,6 +25,10 @@ export const RATE_LIMITED_ROUTES: Readonly<Record<string, RateLimitName>> = {
   'GET /api/devices': 'reads',
   'GET /api/devices/:id/readings': 'reads',
   'GET /api/devices/:id/energy': 'reads',
+  // Each connects to devices from the server: bounded like an expensive read.
+  'POST /api/collectors/test': 'reads',
+  'POST /api/devices/:id/collector/test': 'reads',
+  'GET /api/collectors/discover': 'reads',
 };
 
 /**

@@ -62,6 +62,10 @@ export const api = {
   deviceReadings: (id: string | number) => `devices/${id}/readings`,
   deviceLimits: (id: string | number) => `devices/${id}/limits`,
   deviceMeterValue: (id: string | number) => `devices/${id}/meter-value`,
+  deviceCollector: (id: string | number) => `devices/${id}/collector`,
+  deviceCollectorTest: (id: string | number) => `devices/${id}/collector/test`,
+  collectorTest: 'collectors/test',
+  collectorDiscover: 'collectors/discover',
   deviceNotifications: (id: string | number) => `devices/${id}/notifications`,
 } as const;
 
