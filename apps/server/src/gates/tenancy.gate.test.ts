@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DOCS_PATH, type RouteInfo } from '../http/openapi.js';
 import { buildTestApp, signUp, type TestApp } from '../test/app.js';
+import { fakeFox } from '../test/collectors/fake-devices.js';
 import { arbitraryFor, type Json, type JsonSchema } from '../test/fuzz/schema-arbitrary.js';
 import { DIALECTS } from '../test/storage.js';
 
@@ -38,6 +39,12 @@ async function exportDone(app: FastifyInstance, owner: User, id: string): Promis
 }
 
 let fixtures = 0;
+let fox: ReturnType<typeof fakeFox> | null = null;
+async function gateFox() {
+  if (!fox) fox = await fakeFox().start();
+  return fox;
+}
+afterAll(async () => fox?.stop());
 
 /**
  * How to create a user-owned object, by the resource segment its routes put before the id
@@ -49,14 +56,24 @@ const OWNED_RESOURCES: Record<string, (app: FastifyInstance, owner: User) => Pro
     const marker = `A-only-${Math.random().toString(36).slice(2, 10)}`;
     const n = fixtures++;
     const mac = `02:AA:00:00:${String(Math.floor(n / 100)).padStart(2, '0')}:${String(n % 100).padStart(2, '0')}`;
+    // Read by a collector (a fake Fox on loopback), so its collector routes have something to answer A;
+    // polled once at creation, then not for an hour, so nothing changes under the snapshots.
+    const fox = await gateFox();
     const res = await app.inject({
       method: 'POST',
       url: '/api/devices',
       headers: owner.auth,
-      payload: { name: marker, mac, typeCode: 13, model: marker },
+      payload: { name: marker, mac, typeCode: 13, model: marker, source: { kind: 'fox-energy', address: fox.url, pollSeconds: 3600 } },
     });
     if (res.statusCode !== 200) throw new Error(`device fixture: ${res.statusCode} ${res.body}`);
     const { device, ingestKey } = res.json() as { device: { id: number }; ingestKey: string };
+    await expect
+      .poll(
+        async () =>
+          (await app.inject({ method: 'GET', url: `/api/devices/${device.id}`, headers: owner.auth })).json().latestReading?.values?.vave1,
+        { timeout: 20_000 },
+      )
+      .toBe(239.7);
     const now = Date.now();
     const readings = Array.from({ length: 30 }, (_, i) => ({
       ts: new Date(now - (30 - i) * 60_000).toISOString(),

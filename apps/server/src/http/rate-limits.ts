@@ -28,6 +28,10 @@ export const RATE_LIMITED_ROUTES: Readonly<Record<string, RateLimitName>> = {
   'GET /api/analytics/heatmap': 'reads',
   'GET /api/analytics/consumption': 'reads',
   'POST /api/analytics/sums': 'reads',
+  // Each connects to devices from the server: bounded like an expensive read.
+  'POST /api/collectors/test': 'reads',
+  'POST /api/devices/:id/collector/test': 'reads',
+  'GET /api/collectors/discover': 'reads',
 };
 
 /**

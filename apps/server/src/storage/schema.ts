@@ -48,6 +48,7 @@ export interface Database {
   jobs: JobsTable;
   export_chunks: ExportChunksTable;
   comparisons: ComparisonsTable;
+  collectors: CollectorsTable;
 }
 
 /** Sign-in attempts per throttle key in the current window (see modules/accounts/login-throttle.ts). */
@@ -180,3 +181,23 @@ export interface ComparisonsTable {
 
 export type JobRow = Selectable<JobsTable>;
 export type ComparisonRow = Selectable<ComparisonsTable>;
+
+/** Devices Phasewatch reads itself (apps/server/src/collectors/): where, how often, and how it goes. */
+export interface CollectorsTable {
+  device_id: number;
+  user_id: number;
+  /** `fox-energy`, `shelly-gen2`, `shelly-gen1` or `tasmota`. */
+  kind: string;
+  /** URL of a polled device, or the MQTT topic of a Tasmota device. */
+  address: string;
+  /** The device's own key or password; needed to read it, never answered by the API. */
+  device_key: string | null;
+  poll_seconds: number;
+  last_success_at: number | null;
+  last_error: string | null;
+  last_error_key: string | null;
+  last_error_at: number | null;
+  failures: number;
+  created_at: number;
+}
+export type CollectorRow = Selectable<CollectorsTable>;
