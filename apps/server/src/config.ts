@@ -57,6 +57,13 @@ export interface AppConfig {
   energyGapLimitMs: number;
   /** PostgreSQL connections per server instance (`PG_POOL_SIZE`, default 10). */
   pgPoolSize: number;
+  /** Background jobs (exports) this instance runs at once (`JOB_CONCURRENCY`, default 1; 0: none). */
+  jobConcurrency: number;
+  /**
+   * Unfinished jobs of a queue on all instances past which a start answers 503 (`JOB_QUEUE_LIMIT`, default 16);
+   * one user may have a quarter of them.
+   */
+  jobQueueLimit: number;
   /** Whether this instance reads collected devices (`COLLECTORS`, default on; off on all but one of several instances). */
   collectors: boolean;
   /** Networks collectors may connect to (`COLLECTOR_NETWORKS`, CIDR list; default loopback and the private ranges). */
@@ -158,6 +165,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     energyJitterRatio: ratio(env.ENERGY_JITTER_RATIO, 0.9, 'ENERGY_JITTER_RATIO'),
     energyGapLimitMs: int(env.ENERGY_GAP_LIMIT_MINUTES, 15, 'ENERGY_GAP_LIMIT_MINUTES') * 60_000,
     pgPoolSize: Math.max(1, int(env.PG_POOL_SIZE, 10, 'PG_POOL_SIZE')),
+    jobConcurrency: int(env.JOB_CONCURRENCY, 1, 'JOB_CONCURRENCY'),
+    jobQueueLimit: Math.max(1, int(env.JOB_QUEUE_LIMIT, 16, 'JOB_QUEUE_LIMIT')),
     collectors: bool(env.COLLECTORS, true),
     collectorNetworks,
     collectorDiscovery: hostPort(env.COLLECTOR_DISCOVERY_ADDRESS, { host: '255.255.255.255', port: 1918 }, 'COLLECTOR_DISCOVERY_ADDRESS'),

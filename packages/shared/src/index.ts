@@ -1,4 +1,6 @@
 export * from './account/account.schema.js';
+export * from './analytics/analytics.schema.js';
+export * from './analytics/exports.schema.js';
 export * from './collectors/collector.schema.js';
 export * from './constants.js';
 export * from './energy/balance.js';

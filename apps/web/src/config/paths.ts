@@ -67,6 +67,14 @@ export const api = {
   collectorTest: 'collectors/test',
   collectorDiscover: 'collectors/discover',
   deviceNotifications: (id: string | number) => `devices/${id}/notifications`,
+  exports: 'exports',
+  export: (id: string) => `exports/${id}`,
+  exportDownload: (id: string) => `exports/${id}/download`,
+  heatmap: 'analytics/heatmap',
+  consumption: 'analytics/consumption',
+  sums: 'analytics/sums',
+  comparisons: 'comparisons',
+  comparison: (id: string | number) => `comparisons/${id}`,
 } as const;
 
 export const API_BASE_URL = '/api/';
