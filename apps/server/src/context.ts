@@ -4,6 +4,7 @@ import type { EventBus } from './events/bus.js';
 import type { RouteInfo } from './http/openapi.js';
 import type { AppMetrics } from './metrics/metrics.js';
 import type { AccountsService } from './modules/accounts/accounts.service.js';
+import type { Analytics } from './modules/analytics/index.js';
 import type { Places } from './modules/places.js';
 import type { Telemetry } from './modules/telemetry.js';
 import type { Realtime } from './realtime/index.js';
@@ -31,6 +32,8 @@ export interface AppContext extends BaseContext {
   realtime: Realtime;
   /** Locations and tariffs (costs per zone for reports: `places.tariffs.costPerZone`). */
   places: Places;
+  /** Heatmaps, tables, comparisons, exports and the job queue. */
+  analytics: Analytics;
   /** Every route the app registered (the gates walk it: a new route is covered without being listed). */
   routes: readonly RouteInfo[];
 }

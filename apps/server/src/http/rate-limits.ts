@@ -17,8 +17,7 @@ export type RateLimitName = keyof RateLimits;
 
 /**
  * Which routes are limited, and by which limit (`METHOD url` as registered). One table, so the policy is
- * read in one place; routes.test checks that every entry names a route the app has. Job routes (exports)
- * join with `jobs` when they arrive.
+ * read in one place; routes.test checks that every entry names a route the app has.
  */
 export const RATE_LIMITED_ROUTES: Readonly<Record<string, RateLimitName>> = {
   'POST /api/ingest': 'ingest',
@@ -28,6 +27,14 @@ export const RATE_LIMITED_ROUTES: Readonly<Record<string, RateLimitName>> = {
   'GET /api/locations/:id/summary': 'reads',
   'GET /api/tariffs/:id/stats': 'reads',
   'GET /api/tariffs/advisor': 'reads',
+  'POST /api/exports': 'jobs',
+  'GET /api/analytics/heatmap': 'reads',
+  'GET /api/analytics/consumption': 'reads',
+  'POST /api/analytics/sums': 'reads',
+  // Each connects to devices from the server: bounded like an expensive read.
+  'POST /api/collectors/test': 'reads',
+  'POST /api/devices/:id/collector/test': 'reads',
+  'GET /api/collectors/discover': 'reads',
 };
 
 /**

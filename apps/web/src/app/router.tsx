@@ -24,7 +24,6 @@ function page(load: () => Promise<Module>, name = 'default'): Pick<RouteObject, 
 }
 
 const deviceDetails = () => import('./routes/device-details') as unknown as Promise<Module>;
-const placeholders = () => import('./routes/placeholders') as unknown as Promise<Module>;
 const locations = () => import('./routes/locations') as unknown as Promise<Module>;
 
 /**
@@ -74,7 +73,7 @@ export const routes: RouteObject[] = [
           { path: routePatterns.editDevice, ...page(() => import('./routes/edit-device') as unknown as Promise<Module>) },
           { path: routePatterns.deviceOverview, ...page(() => import('./routes/device-overview') as unknown as Promise<Module>) },
           { path: paths.profile, ...page(() => import('./routes/profile') as unknown as Promise<Module>) },
-          { path: paths.analytics, ...page(placeholders, 'AnalyticsPage') },
+          { path: paths.analytics, ...page(() => import('./routes/analytics') as unknown as Promise<Module>) },
           { path: paths.signOut, ...page(() => import('./routes/sign-out') as unknown as Promise<Module>) },
           { path: paths.locations, ...page(locations, 'LocationListPage') },
           { path: routePatterns.locationView, ...page(locations, 'LocationViewPage') },

@@ -6,6 +6,8 @@ import * as m0004 from './0004-packed-rollups.js';
 import * as m0005 from './0005-login-attempts.js';
 import * as m0006 from './0006-rollups-v2.js';
 import * as m0007 from './0007-locations-tariffs.js';
+import * as m0008 from './0008-analytics-exports.js';
+import * as m0010 from './0010-collectors.js';
 
 /**
  * Every migration, in order. Names sort lexically; add a new file with the next number and list it
@@ -19,4 +21,6 @@ export const migrations: Record<string, VersionedMigration> = {
   '0005-login-attempts': m0005,
   '0006-rollups-v2': m0006,
   '0007-locations-tariffs': m0007,
+  '0008-analytics-exports': m0008,
+  '0010-collectors': m0010,
 };
