@@ -312,6 +312,21 @@ describe.each(DIALECTS)('locations and tariffs API (%s)', (dialect) => {
     await expect(service.costPerZone(bob.userId, { deviceId: d.id }, { from: '2026-01-30', to: '2026-02-03' })).rejects.toMatchObject({
       statusCode: 404,
     });
+    // The PDF report's section (exports' ReportExtras): the location's name, energy cost per zone of whole local days.
+    const row = await t.ctx.storage.db.selectFrom('devices').selectAll().where('id', '=', d.id).executeTakeFirstOrThrow();
+    const extras = t.ctx.places.reportExtras;
+    expect(await extras.locationName(alice.userId, row)).toBe('Stats');
+    expect(await extras.tariffCosts(alice.userId, row, startOfDate('2026-01-30', WAW), startOfDate('2026-02-02', WAW) + 3_600_000)).toEqual(
+      {
+        currency: 'PLN',
+        zones: [
+          { name: '1 · Dzienna', energyKwh: 56, cost: 84 },
+          { name: '2 · Nocna', energyKwh: 40, cost: 30 },
+        ],
+        totalKwh: 96,
+        totalCost: 114,
+      },
+    );
   });
 
   it('refuses bad periods and devices in statistics and the advisor', async () => {
