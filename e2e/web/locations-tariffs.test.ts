@@ -357,6 +357,9 @@ describe('device placement in Chromium', () => {
     // The add-device flow's second step.
     await page.getByRole('button', { name: 'Add device' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add device' });
+    // How readings arrive (a device that sends by itself), then its details, then where it is.
+    await dialog.getByRole('radio', { name: /^HTTP\/MQTT \(own device\)/ }).waitFor();
+    await dialog.getByRole('button', { name: 'Next' }).click();
     await dialog.getByRole('textbox', { name: /^Name/ }).fill('Shed meter');
     await dialog.getByRole('textbox', { name: /^MAC address/ }).fill('02:CC:00:00:00:02');
     await dialog.getByRole('button', { name: 'Next' }).click();
