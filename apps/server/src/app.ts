@@ -22,6 +22,7 @@ import { AccountsRepository } from './modules/accounts/accounts.repository.js';
 import { accountsRoutes } from './modules/accounts/accounts.routes.js';
 import { AccountsService } from './modules/accounts/accounts.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
+import { createMailChannel, createNotifications, type NotificationsBuildOptions } from './modules/notifications/notifications.module.js';
 import { createTelemetry } from './modules/telemetry.js';
 import { createRealtime } from './realtime/index.js';
 import { openStorage, type Storage } from './storage/database.js';
@@ -42,6 +43,8 @@ export interface BuildOptions {
   storage?: Storage;
   /** A pino logger, or false for none (tests). */
   logger?: boolean | FastifyBaseLogger | object;
+  /** Notification rules and channels (tests: a DNS stub, short retries; the ingest bench: rules off). */
+  notifications?: NotificationsBuildOptions;
 }
 
 /**
@@ -89,14 +92,16 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
 
   const tokens = new AccessTokens(config.jwtSecret, config.accessTokenTtlSeconds);
   const events = new EventBus();
+  const metrics = new AppMetrics();
+  const mail = createMailChannel(config, app.log, metrics, opts.notifications?.retryDelaysMs);
   const accounts = new AccountsService(new AccountsRepository(storage.db), tokens, app.log, {
     refreshTtlSeconds: config.refreshTokenTtlSeconds,
     loginMaxFailures: config.loginMaxFailures,
     loginFailureWindowMs: config.loginFailureWindowMs,
     publicUrl: config.publicUrl,
     events,
+    mail,
   });
-  const metrics = new AppMetrics();
   const base: BaseContext = { config, storage, tokens, accounts, events, metrics };
   app.decorate('authenticate', makeAuthenticate(accounts.checkAccess));
 
@@ -154,7 +159,8 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
   );
   const telemetry = await createTelemetry(app, base);
   const realtime = await createRealtime(app, base, telemetry);
-  const ctx: AppContext = { ...base, telemetry, realtime, routes };
+  const notifications = await createNotifications(app, { ...base, telemetry, realtime }, mail, opts.notifications);
+  const ctx: AppContext = { ...base, telemetry, realtime, notifications, routes };
 
   const indexHtml = path.join(config.webDistDir, 'index.html');
   const hasWeb = existsSync(indexHtml);

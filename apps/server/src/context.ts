@@ -4,6 +4,7 @@ import type { EventBus } from './events/bus.js';
 import type { RouteInfo } from './http/openapi.js';
 import type { AppMetrics } from './metrics/metrics.js';
 import type { AccountsService } from './modules/accounts/accounts.service.js';
+import type { Notifications } from './modules/notifications/notifications.module.js';
 import type { Telemetry } from './modules/telemetry.js';
 import type { Realtime } from './realtime/index.js';
 import type { Storage } from './storage/database.js';
@@ -28,6 +29,7 @@ export interface BaseContext {
 export interface AppContext extends BaseContext {
   telemetry: Telemetry;
   realtime: Realtime;
+  notifications: Notifications;
   /** Every route the app registered (the gates walk it: a new route is covered without being listed). */
   routes: readonly RouteInfo[];
 }
