@@ -255,6 +255,7 @@ describe('edit and overview in Chromium', () => {
     expect(saved).toMatchObject({ name: 'Main meter', friendlyName: 'Hall, left', billingStartDate: '2026-03-15', billingPeriodMonths: 2 });
     expect(saved.notifications).toEqual({
       pushEnabled: true,
+      emailEnabled: false,
       voltageDropThreshold: 7.5,
       voltageRiseThreshold: 12,
       totalConsumptionThreshold: 450,

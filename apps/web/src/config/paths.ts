@@ -24,6 +24,8 @@ export const paths = {
   register: '/register',
   forgotPassword: '/forgot-password',
   resetPassword: '/reset-password',
+  /** The notification centre (ours: the bell in the header leads here). */
+  notifications: '/notifications',
   notFound: '/404',
 } as const;
 
@@ -63,6 +65,13 @@ export const api = {
   deviceLimits: (id: string | number) => `devices/${id}/limits`,
   deviceMeterValue: (id: string | number) => `devices/${id}/meter-value`,
   deviceNotifications: (id: string | number) => `devices/${id}/notifications`,
+  notifications: 'notifications',
+  notificationsUnread: 'notifications/unread-count',
+  notificationsReadAll: 'notifications/read-all',
+  notificationRead: (id: string | number) => `notifications/${id}/read`,
+  notificationAcknowledge: (id: string | number) => `notifications/${id}/acknowledge`,
+  pushVapidKey: 'push/vapid-public-key',
+  pushSubscriptions: 'push/subscriptions',
 } as const;
 
 export const API_BASE_URL = '/api/';

@@ -39,6 +39,7 @@ const DEVICE = {
   meterValueKwh: 10,
   notifications: {
     pushEnabled: false,
+    emailEnabled: false,
     voltageDropThreshold: 10,
     voltageRiseThreshold: 10,
     totalConsumptionThreshold: null,
