@@ -34,7 +34,7 @@ describe.each(DIALECTS)('alarm engine on %s', (dialect) => {
   let user: Awaited<ReturnType<typeof signUp>>;
   let macs = 0;
 
-  const engine = (periodEnergy = 0) =>
+  const engine = (periodEnergy = 0, latest: { ts: number; values: Record<string, number> } | null = null) =>
     new AlarmEngine({
       repo,
       dispatcher: {
@@ -42,7 +42,7 @@ describe.each(DIALECTS)('alarm engine on %s', (dialect) => {
           if (rows.length) deliveries.push({ kinds: rows.map((r) => r.kind).sort(), held: rows.map((r) => r.held), at: now });
         },
       },
-      periodEnergy: async () => periodEnergy,
+      periodEnergy: async () => ({ energyKwh: periodEnergy, latest }),
       counterRules: DEFAULT_COUNTER_RULES,
       log: silent,
       metrics: new NotificationMetrics(null),
@@ -175,12 +175,19 @@ describe.each(DIALECTS)('alarm engine on %s', (dialect) => {
     expect(stored.every((r) => r.ended_at === NOON - 3 * 60 * MIN + MIN)).toBe(true);
   });
 
-  it('judges readings forward only: a reading older than one judged already is ignored', async () => {
+  it('judges readings forward only: a reading older than one judged already, or than a day, is ignored', async () => {
     const e = engine();
     const id = await device();
     await feed(e, id, [{ ts: NOON, values: { vave1: 230 } }]);
     await feed(e, id, [{ ts: NOON - MIN, values: { vave1: 150 } }]);
     expect(await rows(id)).toEqual([]);
+    // History imported or backfilled (older than the horizon) raises nothing.
+    const imported = await device();
+    await feed(e, imported, [
+      { ts: NOON - 25 * 60 * MIN, values: { vave1: 150 } },
+      { ts: NOON - 25 * 60 * MIN + MIN, values: { vave1: 230 } },
+    ]);
+    expect(await rows(imported)).toEqual([]);
   });
 
   it('weak signal, and a voltage rise, each with their worst value', async () => {
@@ -202,8 +209,8 @@ describe.each(DIALECTS)('alarm engine on %s', (dialect) => {
   });
 
   it('consumption: the billing period’s energy passing the threshold raises once; a new period clears it and counts from zero', async () => {
-    // The stored figure of the period so far is 9 kWh; the threshold 10 kWh.
-    const e = engine(9);
+    // The stored figure of the period so far is 9 kWh (up to the reading of 500 kWh); the threshold 10 kWh.
+    const e = engine(9, { ts: NOON - 3000, values: { eai1: 500 } });
     const id = await device({ totalConsumptionThreshold: 10 });
     // Periods start on the 15th (local midnight): NOON is in the one that began that morning.
     const put = await t.app.inject({
@@ -213,11 +220,11 @@ describe.each(DIALECTS)('alarm engine on %s', (dialect) => {
       payload: { billingStartDate: '2025-12-15' },
     });
     expect(put.statusCode).toBe(200);
+    // The first reading the rule sees starts the meter from the stored figure (which includes that reading).
     await feed(e, id, [{ ts: NOON - 3000, values: { eai1: 500 } }]);
-    // The meter starts from the stored figure once it has loaded; this reading sets the counter's start.
     await feed(e, id, [{ ts: NOON - 2000, values: { eai1: 500.5 } }]);
     expect(await rows(id)).toEqual([]);
-    await feed(e, id, [{ ts: NOON - 1000, values: { eai1: 501.6 } }]);
+    await feed(e, id, [{ ts: NOON - 1000, values: { eai1: 501.1 } }]);
     let stored = await rows(id);
     expect(stored.map((r) => [r.kind, r.worst_value, r.threshold, r.ended_at])).toEqual([['consumption', 10.1, 10, null]]);
     await feed(e, id, [{ ts: NOON, values: { eai1: 502 } }]);

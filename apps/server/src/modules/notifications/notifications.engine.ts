@@ -104,14 +104,29 @@ const refreshDelay = () => REFRESH_MS * (0.75 + Math.random() * 0.5);
 const CONSUMPTION_WRITE_MS = 30_000;
 /** Devices read per query. */
 const LOAD_BATCH = 500;
+/**
+ * Readings older than this when they arrive are stored without being judged: a year of history imported
+ * or backfilled is not a year of alarms. A device's buffer after an outage of up to a day is judged (its
+ * alarms are listed as late, not sent).
+ */
+export const RULES_HORIZON_MS = 24 * 3_600_000;
 /** Readings waiting for a device's state to load, at most (beyond: the oldest commits are not judged). */
 const MAX_PENDING = 64;
+
+/** What the consumption rule starts from: the period's stored energy, and the newest reading it includes. */
+export interface PeriodEnergy {
+  energyKwh: number;
+  latest: { ts: number; values: Record<string, number> } | null;
+}
 
 export interface EngineOptions {
   repo: NotificationsRepository;
   dispatcher: Pick<Dispatcher, 'deliver'>;
-  /** Energy of the device's current billing period so far (kWh), from the stored readings. */
-  periodEnergy(device: RuleDevice, now: number): Promise<number>;
+  /**
+   * Energy of the device's current billing period so far (kWh), from the stored readings, then the newest
+   * stored reading (read after the energy: a reading committed in between is then not counted twice).
+   */
+  periodEnergy(device: RuleDevice, now: number): Promise<PeriodEnergy>;
   counterRules: CounterRules;
   log: FastifyBaseLogger;
   metrics: NotificationMetrics;
@@ -342,8 +357,8 @@ export class AlarmEngine {
     const threshold = d.settings.totalConsumptionThreshold;
     let counters: { names: string[]; cols: ArrayLike<number>[]; values: number[] } | null = null;
     if (threshold !== null) {
-      const total = `energy3phases_${d.direction}`;
-      const names = batch.column(total) ? [total] : [1, 2, 3].map((p) => `${d.direction === 'import' ? 'eai' : 'eae'}${p}`);
+      const [total, ...phaseCounters] = energySources(d.direction);
+      const names = batch.column(total as string) ? [total as string] : phaseCounters;
       const present = names.filter((n) => batch.column(n));
       if (present.length > 0) {
         counters = {
@@ -355,10 +370,11 @@ export class AlarmEngine {
       }
     }
     const v: VoltageExtremes = { low: Number.NaN, lowPhase: 0, high: Number.NaN, highPhase: 0 };
+    const horizon = this.now() - RULES_HORIZON_MS;
     for (let i = 0; i < batch.count; i++) {
       const ts = batch.ts[i] as number;
-      // Rules move forward: a reading older than one judged already (late, repeated) is stored, not judged.
-      if (!(ts > s.lastTs)) continue;
+      // Rules move forward: a reading older than one judged already (late, repeated), or than the horizon, is stored, not judged.
+      if (!(ts > s.lastTs) || ts < horizon) continue;
       s.lastTs = ts;
       const raises: Raise[] = [];
       if (anyVoltage) {
@@ -601,13 +617,15 @@ export class AlarmEngine {
     const now = this.now();
     this.o
       .periodEnergy(d, now)
-      .then((energy) => {
+      .then(({ energyKwh, latest }) => {
         if (this.states.get(d.id) !== s || s.device.settings.totalConsumptionThreshold === null) return;
-        s.meter = new ConsumptionMeter(
+        const meter = new ConsumptionMeter(
           billingPeriod(now, d.timezone, d.billingStartDate, d.billingPeriodMonths),
-          energy,
+          energyKwh,
           this.o.counterRules,
         );
+        if (latest) meter.seed(latest.ts, latest.values, energySources(d.direction));
+        s.meter = meter;
       })
       .catch((err: unknown) => this.o.log.warn({ err, deviceId: d.id }, 'billing-period energy unavailable; consumption rule waits'))
       .finally(() => {
@@ -617,6 +635,11 @@ export class AlarmEngine {
 }
 
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
+
+/** The counters a device's energy figures come from: the 3-phase total, else each phase's (as the energy answers choose). */
+function energySources(direction: 'import' | 'export'): string[] {
+  return [`energy3phases_${direction}`, ...[1, 2, 3].map((p) => `${direction === 'import' ? 'eai' : 'eae'}${p}`)];
+}
 
 /** Lowest and highest phase voltage of reading i (averages and minima for the low, averages and maxima for the high). */
 function extremes(

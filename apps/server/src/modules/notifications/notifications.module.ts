@@ -3,6 +3,7 @@ import type { AppConfig } from '../../config.js';
 import type { BaseContext } from '../../context.js';
 import type { AppMetrics } from '../../metrics/metrics.js';
 import type { Realtime } from '../../realtime/index.js';
+import { latestRawReadings } from '../readings/readings.latest.js';
 import type { Telemetry } from '../telemetry.js';
 import { HubChannel } from './channels/hub.channel.js';
 import { MailChannel } from './channels/mail.channel.js';
@@ -93,20 +94,22 @@ export async function createNotifications(
   const engine = new AlarmEngine({
     repo,
     dispatcher,
-    periodEnergy: async (d, now) =>
-      (
-        await base.telemetry.readings.energy(
-          d.id,
-          d.timezone,
-          {
-            direction: d.direction,
-            meterValueKwh: d.meterValueKwh,
-            billingStartDate: d.billingStartDate,
-            billingPeriodMonths: d.billingPeriodMonths,
-          },
-          now,
-        )
-      ).billingPeriod.energyKwh,
+    periodEnergy: async (d, now) => {
+      const energy = await base.telemetry.readings.energy(
+        d.id,
+        d.timezone,
+        {
+          direction: d.direction,
+          meterValueKwh: d.meterValueKwh,
+          billingStartDate: d.billingStartDate,
+          billingPeriodMonths: d.billingPeriodMonths,
+        },
+        now,
+      );
+      // After the energy: a reading committed in between is in the newest, not the energy, and is not counted twice.
+      const latest = (await latestRawReadings(base.storage.db, base.storage.dialect, d.userId, d.id)).get(d.id) ?? null;
+      return { energyKwh: energy.billingPeriod.energyKwh, latest };
+    },
     counterRules: { jitterRatio: config.energyJitterRatio, gapLimitMs: config.energyGapLimitMs },
     log,
     metrics,

@@ -161,6 +161,16 @@ describe('billing-period energy from committed readings', () => {
     expect(m.energy).toBeCloseTo(10.5);
   });
 
+  it('starts from the stored figure and the newest reading it includes: readings up to it are not counted again', () => {
+    const m = new ConsumptionMeter(period, 4, DEFAULT_COUNTER_RULES);
+    m.seed(1_200_000, { eai1: 50, eai2: 60 }, ['eai1', 'eai2', 'eai3']);
+    m.add(1_150_000, ['eai1'], [49], next);
+    m.add(1_200_000, ['eai1'], [50], next);
+    expect(m.energy).toBe(4);
+    m.add(1_300_000, ['eai1', 'eai2'], [51, 60.5], next);
+    expect(m.energy).toBeCloseTo(5.5);
+  });
+
   it('sums phase counters and starts a new period at zero, with the share of the step after its start', () => {
     const m = new ConsumptionMeter(period, 0, DEFAULT_COUNTER_RULES);
     m.add(1_800_000, ['eai1', 'eai2'], [10, 20], next);

@@ -197,6 +197,18 @@ export class ConsumptionMeter {
   ) {}
 
   /**
+   * The counters of the newest reading the starting figure includes: the next reading's step from them is
+   * counted, and readings up to `ts` (in the figure already) are not counted again.
+   */
+  seed(ts: number, values: Readonly<Record<string, number>>, names: readonly string[]): void {
+    for (const name of names) {
+      const v = values[name];
+      if (v !== undefined) this.counters.set(name, { last: v, top: v });
+    }
+    this.lastTs = ts;
+  }
+
+  /**
    * Adds a reading's counters (sources: the energy3phases total, or each phase's counter; `values[k]`
    * NaN when the reading lacks it). Returns the period the reading belongs to before adding, so the caller
    * sees a period change (`rolled`).
@@ -208,6 +220,7 @@ export class ConsumptionMeter {
     periodOf: (ts: number) => { start: number; end: number },
   ): { rolled: boolean } {
     let rolled = false;
+    if (ts <= this.lastTs) return { rolled };
     if (ts >= this.period.end) {
       this.period = periodOf(ts);
       this.energy = 0;
