@@ -22,7 +22,12 @@ import { AccountsRepository } from './modules/accounts/accounts.repository.js';
 import { accountsRoutes } from './modules/accounts/accounts.routes.js';
 import { AccountsService } from './modules/accounts/accounts.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
-import { createMailChannel, createNotifications, type NotificationsBuildOptions } from './modules/notifications/notifications.module.js';
+import {
+  createMailChannel,
+  createNotifications,
+  type Notifications,
+  type NotificationsBuildOptions,
+} from './modules/notifications/notifications.module.js';
 import { createTelemetry } from './modules/telemetry.js';
 import { createRealtime } from './realtime/index.js';
 import { openStorage, type Storage } from './storage/database.js';
@@ -157,9 +162,12 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
     },
     { prefix: '/api' },
   );
+  // Registered before the telemetry's: alarm changes under way are stored before the readings writer stops.
+  let notifications: Notifications | undefined;
+  app.addHook('preClose', async () => notifications?.close());
   const telemetry = await createTelemetry(app, base);
   const realtime = await createRealtime(app, base, telemetry);
-  const notifications = await createNotifications(app, { ...base, telemetry, realtime }, mail, opts.notifications);
+  notifications = await createNotifications(app, { ...base, telemetry, realtime }, mail, opts.notifications);
   const ctx: AppContext = { ...base, telemetry, realtime, notifications, routes };
 
   const indexHtml = path.join(config.webDistDir, 'index.html');

@@ -7,6 +7,7 @@ import type { MailChannel } from './channels/mail.channel.js';
 import type { PushChannel } from './channels/push.channel.js';
 import type { NotificationsRepository } from './notifications.repository.js';
 import { KIND_ORDER } from './notifications.rules.js';
+import type { AlarmStore } from './notifications.store.js';
 import { alarmMail, pushPayload } from './notifications.texts.js';
 
 /** The device an alarm belongs to, as delivery needs it. */
@@ -26,13 +27,22 @@ export interface DeliveryDevice {
  */
 export class Dispatcher {
   constructor(
-    private readonly repo: NotificationsRepository,
+    private readonly repo: Pick<NotificationsRepository, 'userContact'>,
+    private readonly store: Pick<AlarmStore, 'markSent'>,
     private readonly hub: HubChannel,
     private readonly push: PushChannel,
     private readonly mail: MailChannel | null,
     private readonly o: { publicUrl: string },
     private readonly log: FastifyBaseLogger,
   ) {}
+
+  /** Records of sends under way (which channels delivered an alarm). */
+  private readonly recording = new Set<Promise<void>>();
+
+  /** Resolves when the sends so far are recorded (tests). */
+  async recorded(): Promise<void> {
+    while (this.recording.size > 0) await Promise.allSettled([...this.recording]);
+  }
 
   async deliver(device: DeliveryDevice, rows: readonly NotificationRow[], now: number): Promise<void> {
     if (rows.length === 0) return;
@@ -48,7 +58,11 @@ export class Dispatcher {
     const lng = languageOf(user.language);
     const ids = due.map((r) => r.id);
     const sent = (channel: 'push' | 'email') => () => {
-      this.repo.markSent(ids, channel).catch((err: unknown) => this.log.warn({ err }, 'could not record a sent notification'));
+      const p = this.store
+        .markSent(ids, channel)
+        .catch((err: unknown) => this.log.warn({ err }, 'could not record a sent notification'))
+        .finally(() => this.recording.delete(p));
+      this.recording.add(p);
     };
     if (wantsPush) {
       const critical = due.some((r) => r.kind === 'limit_critical' || r.kind === 'offline');

@@ -37,6 +37,7 @@ describe.each(DIALECTS)('alarm engine on %s', (dialect) => {
   const engine = (periodEnergy = 0, latest: { ts: number; values: Record<string, number> } | null = null) =>
     new AlarmEngine({
       repo,
+      store: repo,
       dispatcher: {
         deliver: async (_d: DeliveryDevice, rows: readonly NotificationRow[], now: number) => {
           if (rows.length) deliveries.push({ kinds: rows.map((r) => r.kind).sort(), held: rows.map((r) => r.held), at: now });
@@ -259,6 +260,44 @@ describe.each(DIALECTS)('alarm engine on %s', (dialect) => {
       ['online', 2, NOON + 20 * MIN, NOON + 20 * MIN],
     ]);
     expect(deliveries.map((d) => d.kinds)).toEqual([['offline'], ['online']]);
+  });
+
+  it('keeps each alarm’s changes its own while storage lags behind the readings (a new alarm does not take over the old one’s clear)', async () => {
+    // A store that answers late, as the SQLite writer thread does behind a batch import's flushes.
+    const slow = new Proxy(repo, {
+      get: (target, key) => {
+        const v = Reflect.get(target, key, target);
+        return typeof v === 'function'
+          ? async (...args: unknown[]) => {
+              await new Promise((r) => setTimeout(r, 15));
+              return v.apply(target, args);
+            }
+          : v;
+      },
+    });
+    const e = new AlarmEngine({
+      repo,
+      store: slow,
+      dispatcher: { deliver: async () => {} },
+      periodEnergy: async () => ({ energyKwh: 0, latest: null }),
+      counterRules: DEFAULT_COUNTER_RULES,
+      log: silent,
+      metrics: new NotificationMetrics(null),
+      now: () => clock,
+    });
+    const id = await device({ voltageDropThreshold: 50, notificationIntervalMinutes: 30 });
+    const at = (m: number, v: number) =>
+      new CommittedObjects(id, user.userId, [{ ts: NOON - 3 * 60 * MIN + m * MIN, values: { vave1: v } }]);
+    // The first alarm is stored; then its end and the next two alarms (an hour apart, each ending a minute
+    // after it began) are judged long before storage keeps up.
+    e.onReadings(at(0, 200));
+    await e.settled();
+    for (const m of [1, 60, 61, 120, 121]) e.onReadings(at(m, m % 60 === 0 ? 200 : 230));
+    await e.settled();
+    const stored = await rows(id);
+    expect(stored.map((r) => [r.started_at - NOON, r.ended_at === null ? null : r.ended_at - NOON, r.occurrences])).toEqual(
+      [0, 60, 120].map((m) => [-3 * 60 * MIN + m * MIN, -3 * 60 * MIN + (m + 1) * MIN, 1]),
+    );
   });
 
   it('two instances seeing the same sag record one alarm, delivered by one of them', async () => {

@@ -29,6 +29,7 @@ import {
   voltageObservations,
   WORSE,
 } from './notifications.rules.js';
+import type { AlarmStore } from './notifications.store.js';
 
 /** A device as the rules see it. */
 export interface RuleDevice extends DeliveryDevice {
@@ -40,11 +41,21 @@ export interface RuleDevice extends DeliveryDevice {
   direction: 'import' | 'export';
 }
 
+/**
+ * One alarm's row as the storage work knows it: its id is null until its insert ran. Work queued for an
+ * alarm holds its handle, not the kind's state: the readings go on being judged while the work waits (on
+ * SQLite behind the writer thread's flushes), and a new alarm of the kind must not take over the work of
+ * the one before (its clear was lost that way, and the next alarm found the old one still open).
+ */
+interface AlarmHandle {
+  id: number | null;
+}
+
 /** A condition's alarm on one device, as this instance knows it. */
 interface KindState {
   open: boolean;
-  /** The latest alarm's id (null while its insert is under way, or none yet). */
-  id: number | null;
+  /** The latest alarm (null: none yet). */
+  alarm: AlarmHandle | null;
   endedAt: number | null;
   exists: boolean;
   worst: number | null;
@@ -58,6 +69,7 @@ interface KindState {
 interface Raise {
   kind: ReadingKind;
   ks: KindState;
+  alarm: AlarmHandle;
   obs: Observation;
   startedAt: number;
 }
@@ -84,7 +96,7 @@ class DeviceState {
 
 const emptyKind = (): KindState => ({
   open: false,
-  id: null,
+  alarm: null,
   endedAt: null,
   exists: false,
   worst: null,
@@ -120,7 +132,10 @@ export interface PeriodEnergy {
 }
 
 export interface EngineOptions {
-  repo: NotificationsRepository;
+  /** Reads of devices and their latest alarms (the app's connection). */
+  repo: Pick<NotificationsRepository, 'devicesForRules' | 'latestAlarms'>;
+  /** Where alarm changes are written (on SQLite a thread of their own: see notifications.store.ts). */
+  store: AlarmStore;
   dispatcher: Pick<Dispatcher, 'deliver'>;
   /**
    * Energy of the device's current billing period so far (kWh), from the stored readings, then the newest
@@ -420,13 +435,13 @@ export class AlarmEngine {
       case 'raise':
         ks.open = true;
         ks.exists = true;
-        ks.id = null;
+        ks.alarm = { id: null };
         ks.endedAt = null;
         ks.worst = obs.value;
         ks.phase = obs.phase;
         ks.worstWrittenAt = this.now();
         s.version++;
-        raises.push({ kind, ks, obs, startedAt: ts });
+        raises.push({ kind, ks, alarm: ks.alarm, obs, startedAt: ts });
         return;
       case 'reopen': {
         ks.open = true;
@@ -436,13 +451,13 @@ export class AlarmEngine {
           ks.phase = obs.phase;
         }
         s.version++;
-        const { worst, phase } = ks;
+        const { worst, phase, alarm } = ks;
         this.enqueue(s, async () => {
-          if (ks.id === null) return;
-          if (!(await this.o.repo.reopenAlarm(ks.id, worst, phase, worse))) {
+          if (alarm?.id == null) return;
+          if (!(await this.o.store.reopenAlarm(alarm.id, worst, phase, worse))) {
             // Opened again elsewhere (another instance): follow the open one.
-            const open = await this.o.repo.openAlarm(s.device.id, kind);
-            if (open) ks.id = open.id;
+            const open = await this.o.store.openAlarm(s.device.id, kind);
+            if (open) alarm.id = open.id;
           }
         });
         return;
@@ -467,9 +482,9 @@ export class AlarmEngine {
       clearTimeout(ks.worstTimer);
       ks.worstTimer = null;
     }
-    const { worst, phase } = ks;
+    const { worst, phase, alarm } = ks;
     this.enqueue(s, async () => {
-      if (ks.id !== null) await this.o.repo.clearAlarm(ks.id, at, worst, phase, WORSE[kind]);
+      if (alarm?.id != null) await this.o.store.clearAlarm(alarm.id, at, worst, phase, WORSE[kind]);
     });
   }
 
@@ -480,9 +495,9 @@ export class AlarmEngine {
     const write = () => {
       ks.worstTimer = null;
       ks.worstWrittenAt = this.now();
-      const { worst, phase } = ks;
+      const { worst, phase, alarm } = ks;
       this.enqueue(s, async () => {
-        if (ks.id !== null && worst !== null) await this.o.repo.worsen(ks.id, worst, phase, WORSE[kind]);
+        if (alarm?.id != null && worst !== null) await this.o.store.worsen(alarm.id, worst, phase, WORSE[kind]);
       });
     };
     const wait = kind === 'consumption' ? ks.worstWrittenAt + CONSUMPTION_WRITE_MS - this.now() : 0;
@@ -510,7 +525,7 @@ export class AlarmEngine {
           lastSentAt: r.ks.sentAt,
           now,
         });
-        const row = await this.o.repo.insertAlarm({
+        const row = await this.o.store.insertAlarm({
           user_id: d.userId,
           device_id: d.id,
           kind: r.kind,
@@ -524,14 +539,14 @@ export class AlarmEngine {
           created_at: now,
         });
         if (row) {
-          r.ks.id = row.id;
+          r.alarm.id = row.id;
           if (held === null) r.ks.sentAt = now;
           this.o.metrics.alarmRaised(r.kind, held);
           inserted.push(row);
         } else {
           // Another instance raised it first: follow its alarm; it delivers.
-          const open = await this.o.repo.openAlarm(d.id, r.kind);
-          r.ks.id = open?.id ?? null;
+          const open = await this.o.store.openAlarm(d.id, r.kind);
+          r.alarm.id = open?.id ?? null;
         }
       }
       await this.o.dispatcher.deliver(d, inserted, now);
@@ -543,19 +558,19 @@ export class AlarmEngine {
   private async offline(s: DeviceState, at: number): Promise<void> {
     const d = s.device;
     const flapMs = d.settings.notificationIntervalMinutes * 60_000;
-    const recent = await this.o.repo.recentlyEnded(d.id, 'offline', at - flapMs);
-    if (recent && (await this.o.repo.reopenAlarm(recent.id, null, null, 'high'))) return;
+    const recent = await this.o.store.recentlyEnded(d.id, 'offline', at - flapMs);
+    if (recent && (await this.o.store.reopenAlarm(recent.id, null, null, 'high'))) return;
     await this.event(s, 'offline', at, null);
   }
 
   private async online(s: DeviceState, at: number): Promise<void> {
     const d = s.device;
-    const open = await this.o.repo.openAlarm(d.id, 'offline');
+    const open = await this.o.store.openAlarm(d.id, 'offline');
     // Back online is news only after an offline alarm, and only for the instance that ended it.
-    if (!open || !(await this.o.repo.clearAlarm(open.id, at, null, null, 'high'))) return;
-    const recent = await this.o.repo.recentlyEnded(d.id, 'online', at - d.settings.notificationIntervalMinutes * 60_000);
+    if (!open || !(await this.o.store.clearAlarm(open.id, at, null, null, 'high'))) return;
+    const recent = await this.o.store.recentlyEnded(d.id, 'online', at - d.settings.notificationIntervalMinutes * 60_000);
     if (recent) {
-      await this.o.repo.repeatEvent(recent.id, at);
+      await this.o.store.repeatEvent(recent.id, at);
       return;
     }
     await this.event(s, 'online', at, at);
@@ -570,10 +585,10 @@ export class AlarmEngine {
       timezone: d.timezone,
       intervalMs: d.settings.notificationIntervalMinutes * 60_000,
       startedAt: at,
-      lastSentAt: await this.o.repo.lastSent(d.id, kind),
+      lastSentAt: await this.o.store.lastSent(d.id, kind),
       now,
     });
-    const row = await this.o.repo.insertAlarm({
+    const row = await this.o.store.insertAlarm({
       user_id: d.userId,
       device_id: d.id,
       kind,
@@ -683,7 +698,7 @@ function applyLatest(s: DeviceState, latest: readonly LatestAlarm[]): void {
     if (!(READING_KINDS as readonly string[]).includes(row.kind)) continue;
     const ks = s.kinds[row.kind as ReadingKind];
     ks.open = row.ended_at === null;
-    ks.id = row.id;
+    ks.alarm = { id: row.id };
     ks.endedAt = row.ended_at;
     ks.exists = true;
     ks.worst = row.worst_value;

@@ -15,6 +15,7 @@ import { NotificationMetrics } from './notifications.metrics.js';
 import { NotificationsRepository } from './notifications.repository.js';
 import { notificationsRoutes } from './notifications.routes.js';
 import { NotificationsService } from './notifications.service.js';
+import { alarmStore } from './notifications.store.js';
 
 /** Waits between delivery attempts of push and mail (five attempts in about a quarter of an hour). */
 export const RETRY_DELAYS_MS = [5_000, 30_000, 120_000, 600_000] as const;
@@ -34,6 +35,11 @@ export interface Notifications {
   engine: AlarmEngine;
   push: PushChannel;
   mail: MailChannel | null;
+  /**
+   * Stops the rules (after the alarm changes under way are stored) and the channels. The app runs it before
+   * the telemetry closes: on SQLite alarm changes are written on the readings writer thread.
+   */
+  close(): Promise<void>;
   /** Resolves when the rules have stored every alarm change so far and the channels sent what they could (tests). */
   settled(): Promise<void>;
 }
@@ -78,6 +84,7 @@ export async function createNotifications(
   const log = app.log.child({ module: 'notifications' });
   const metrics = notificationMetrics(base.metrics);
   const repo = new NotificationsRepository(base.storage.db);
+  const store = alarmStore(repo, base.storage.sqlite ? base.telemetry.readingsRepository.writerThread : null);
   const push = new PushChannel(
     repo,
     {
@@ -90,9 +97,10 @@ export async function createNotifications(
     metrics,
   );
   metrics.watchQueues(() => ({ push: push.depth, email: mail?.depth ?? 0 }));
-  const dispatcher = new Dispatcher(repo, new HubChannel(base.realtime, metrics), push, mail, { publicUrl: config.publicUrl }, log);
+  const dispatcher = new Dispatcher(repo, store, new HubChannel(base.realtime, metrics), push, mail, { publicUrl: config.publicUrl }, log);
   const engine = new AlarmEngine({
     repo,
+    store,
     dispatcher,
     periodEnergy: async (d, now) => {
       const energy = await base.telemetry.readings.energy(
@@ -128,25 +136,24 @@ export async function createNotifications(
     { prefix: '/api' },
   );
 
-  // Before storage closes; after the telemetry's writer (registered earlier, so its preClose ran first).
-  app.addHook('preClose', async () => {
-    events.off('readingsCommitted', engine.onReadings);
-    events.off('deviceStatusChanged', engine.onStatus);
-    events.off('deviceDeleted', engine.onDeleted);
-    events.off('deviceSettingsChanged', engine.onSettingsChanged);
-    await engine.close();
-    push.stop();
-    mail?.close();
-  });
-
   return {
     service,
     engine,
     push,
     mail,
+    async close() {
+      events.off('readingsCommitted', engine.onReadings);
+      events.off('deviceStatusChanged', engine.onStatus);
+      events.off('deviceDeleted', engine.onDeleted);
+      events.off('deviceSettingsChanged', engine.onSettingsChanged);
+      await engine.close();
+      push.stop();
+      mail?.close();
+    },
     async settled() {
       await engine.settled();
       await Promise.all([push.drained(), mail?.drained()]);
+      await dispatcher.recorded();
     },
   };
 }

@@ -57,12 +57,6 @@ function worseSet(direction: Worse, value: number, phase: number | null) {
   };
 }
 
-/** Whether an error is a unique-constraint violation (another instance's open alarm of the kind). */
-export function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: string };
-  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE';
-}
-
 /** The only code touching the notifications and push_subscriptions tables. */
 export class NotificationsRepository {
   constructor(readonly db: Kysely<Database>) {}

@@ -28,7 +28,7 @@ function setup(unread: number) {
   return { hubs, invalidate };
 }
 
-const event = (held: NotificationItem['held']): NotificationEvent => ({
+const event = (held: NotificationItem['held'], over: Partial<NotificationItem> = {}): NotificationEvent => ({
   id: 5,
   deviceId: 2,
   level: 'critical',
@@ -54,6 +54,7 @@ const event = (held: NotificationItem['held']): NotificationEvent => ({
     acknowledgedAt: null,
     held,
     sent: { push: false, email: false },
+    ...over,
   },
 });
 
@@ -85,5 +86,18 @@ describe('NotificationBell', () => {
     act(() => hubs[0]?.push('notification', event(null)));
     expect(await screen.findByText('Critical level exceeded · Garage')).toBeInTheDocument();
     expect(screen.getByText('Phase 1 at 150 V, beyond the critical level (184 V)')).toBeInTheDocument();
+  });
+
+  it('shows the alarms of one reading of a device as one toast, the most serious first', async () => {
+    const { hubs } = setup(0);
+    await waitFor(() => expect(hubs[0]?.status).toBe('connected'));
+    const drop = event(null, { id: 8, deviceId: 9, deviceName: 'Cellar', kind: 'voltage_drop', level: 'warning', threshold: 207 });
+    const critical = event(null, { id: 9, deviceId: 9, deviceName: 'Cellar' });
+    act(() => hubs[0]?.push('notification', drop));
+    expect(await screen.findByText('Voltage drop · Cellar')).toBeInTheDocument();
+    act(() => hubs[0]?.push('notification', critical));
+    expect(await screen.findByText('Critical level exceeded · Cellar')).toBeInTheDocument();
+    expect(screen.getByText('Phase 1 at 150 V, beyond the critical level (184 V) (and 1 more)')).toBeInTheDocument();
+    expect(screen.queryByText('Voltage drop · Cellar')).toBeNull();
   });
 });

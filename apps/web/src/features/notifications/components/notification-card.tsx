@@ -3,7 +3,9 @@ import { deviceDetailPath, type NotificationItem } from '@phasewatch/shared';
 import { IconBellOff, IconChartLine, IconCheck, IconMail, IconSend } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { formatServerDate, toZonedString } from '@/lib/dates';
+import { storedTimezone } from '@/lib/auth-store';
+import { effectiveTimezone, formatServerDate, parseServerDate, toZonedString } from '@/lib/dates';
+import { dateTimeFormat } from '@/lib/intl';
 import { describeNotification, formatDuration, LEVEL_COLOR } from '../notification-text';
 
 const STATE_COLOR: Record<NotificationItem['state'], string> = { active: 'red', acknowledged: 'blue', cleared: 'gray' };
@@ -25,11 +27,18 @@ export interface NotificationCardProps {
 export function NotificationCard({ item, busy, onRead, onAcknowledge }: NotificationCardProps) {
   const { t, i18n } = useTranslation();
   const date = (v: string) => formatServerDate(v, { locale: i18n.language });
+  // An end on the day of the start shows only its time.
+  const end = (from: string, to: string) => {
+    const sameDay = toZonedString(from, undefined, 'YYYY-MM-DD') === toZonedString(to, undefined, 'YYYY-MM-DD');
+    const at = parseServerDate(to);
+    if (!sameDay || !at) return date(to);
+    return dateTimeFormat(i18n.language, { timeStyle: 'short', timeZone: effectiveTimezone(storedTimezone()) }).format(at);
+  };
   const isEvent = item.kind === 'online';
   const when = isEvent
     ? t('notifications.at', { date: date(item.startedAt) })
     : item.endedAt
-      ? `${t('notifications.period', { from: date(item.startedAt), to: date(item.endedAt) })} · ${t('notifications.lasted', { duration: formatDuration(t, item.durationSeconds) })}`
+      ? `${t('notifications.period', { from: date(item.startedAt), to: end(item.startedAt, item.endedAt) })} · ${t('notifications.lasted', { duration: formatDuration(t, item.durationSeconds) })}`
       : `${t('notifications.started', { date: date(item.startedAt) })} · ${t('notifications.ongoing', { duration: formatDuration(t, item.durationSeconds) })}`;
   const title = t(`notifications.kinds.${item.kind}`);
   return (

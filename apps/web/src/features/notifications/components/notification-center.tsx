@@ -60,7 +60,7 @@ export function NotificationCenter() {
               { value: '', label: t('notifications.filters.allDevices') },
               ...(devices.data ?? []).map((d) => ({ value: String(d.id), label: d.name })),
             ]}
-            style={{ flex: '1 1 180px' }}
+            style={{ flex: '1 1 200px' }}
           />
           <NativeSelect
             label={t('notifications.filters.kind')}
@@ -70,7 +70,7 @@ export function NotificationCenter() {
               { value: '', label: t('notifications.filters.allKinds') },
               ...NOTIFICATION_KINDS.map((k) => ({ value: k, label: t(`notifications.kinds.${k}`) })),
             ]}
-            style={{ flex: '1 1 180px' }}
+            style={{ flex: '1 1 200px' }}
           />
           <NativeSelect
             label={t('notifications.filters.state')}
@@ -80,7 +80,7 @@ export function NotificationCenter() {
               { value: '', label: t('notifications.filters.allStates') },
               ...NOTIFICATION_STATES.map((s) => ({ value: s, label: t(`notifications.states.${s}`) })),
             ]}
-            style={{ flex: '1 1 140px' }}
+            style={{ flex: '1 1 200px' }}
           />
           <Button
             variant="default"
@@ -88,6 +88,7 @@ export function NotificationCenter() {
             disabled={unread === 0}
             loading={markAll.isPending}
             onClick={() => markAll.mutate(undefined, { onError: failed })}
+            styles={{ label: { whiteSpace: 'normal' } }}
           >
             {t('notifications.markAllRead')}
           </Button>

@@ -59,7 +59,7 @@ export function PushBrowserSwitch({ compact = false, devicePushOn }: { compact?:
   );
 
   return (
-    <Stack gap="xs" data-push-state={state}>
+    <Stack gap="xs" pl={compact ? 50 : 0} data-push-state={state}>
       {!compact && (
         <>
           <Title order={2} size="h4">
