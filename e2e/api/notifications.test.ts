@@ -4,7 +4,7 @@ import { importJWK, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSmtpSink } from '../../scripts/testing/smtp-sink.js';
 import { browserKeys, startPushReceiver } from '../support/push-receiver.js';
-import { type RunningServer, registerUser, startServer } from '../support/server.js';
+import { createPgDatabase, type RunningServer, registerUser, startServer } from '../support/server.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const METRICS_TOKEN = 'e2e-metrics-token-notifications';
@@ -191,5 +191,85 @@ describe.each(['sqlite', 'postgres'] as const)('an alarm end to end on %s', (dia
     expect(JSON.parse(browser.decrypt(critical?.body as Buffer).toString('utf8')).title).toBe('Voltage critical level exceeded');
     await sleep(300);
     expect(push.requests.filter((r) => r.path === `/gone/${dialect}`)).toHaveLength(1);
+  });
+});
+
+describe('two instances on one PostgreSQL', () => {
+  let a: RunningServer;
+  let b: RunningServer;
+  beforeAll(async () => {
+    const databaseUrl = await createPgDatabase();
+    const env = { JWT_SECRET: 'e2e-notifications-shared-secret-0123456789', SMTP_URL: smtp.url, PUBLIC_URL: 'https://phasewatch.example' };
+    a = await startServer({ databaseUrl, env });
+    b = await startServer({ databaseUrl, env });
+  });
+  afterAll(async () => {
+    await a?.stop();
+    await b?.stop();
+  });
+
+  it('record one alarm and send it once when a device’s readings reach both', async () => {
+    const email = `two-instances-${Date.now()}@example.com`;
+    const { token } = await registerUser(a.baseUrl, email);
+    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const created = (await (
+      await fetch(`${a.baseUrl}/api/devices`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ name: 'Shared meter', mac: '02:E2:E0:00:00:09', typeCode: 20 }),
+      })
+    ).json()) as { device: { id: number; notifications: object }; ingestKey: string };
+    await fetch(`${a.baseUrl}/api/devices/${created.device.id}/notifications`, {
+      method: 'PUT',
+      headers,
+      body: JSON.stringify({ ...created.device.notifications, emailEnabled: true, disableAtNight: false, voltageDropThreshold: 50 }),
+    });
+    const hubs = [a, b].map((s) =>
+      new HubConnectionBuilder()
+        .withUrl(`${s.baseUrl}${HUB_PATH}`, { accessTokenFactory: () => token })
+        .configureLogging({ log: () => {} })
+        .build(),
+    );
+    const events: NotificationEvent[][] = [[], []];
+    hubs.forEach((h, i) => h.on(HUB_EVENTS.notification, (e: NotificationEvent) => events[i]?.push(e)));
+    await Promise.all(hubs.map((h) => h.start()));
+    try {
+      const mailsBefore = smtp.mails.length;
+      const send = async (s: RunningServer, ts: number, vave1: number) => {
+        const res = await fetch(`${s.baseUrl}/api/ingest`, {
+          method: 'POST',
+          headers: { 'x-device-key': created.ingestKey, 'content-type': 'application/json' },
+          body: JSON.stringify({ readings: [{ ts: new Date(ts).toISOString(), values: { vave1 } }] }),
+        });
+        expect(res.status).toBe(200);
+        // Each instance judges what it committed; give the other a moment, as a device's next reading would.
+        await sleep(400);
+      };
+      // The device's readings go to either instance (a load balancer): the sag begins on B, deepens on A,
+      // goes on on B, ends on A.
+      const t0 = Date.now() - 60_000;
+      await send(a, t0, 230.2);
+      await send(b, t0 + 10_000, 201.5);
+      await send(a, t0 + 20_000, 198.1);
+      await send(b, t0 + 30_000, 200.4);
+      await send(a, t0 + 40_000, 229.6);
+      const deadline = Date.now() + 20_000;
+      let items: NotificationsResponse['items'] = [];
+      while (Date.now() < deadline) {
+        items = ((await (await fetch(`${b.baseUrl}/api/notifications`, { headers })).json()) as NotificationsResponse).items;
+        if (items.length > 0 && items.every((i) => i.state === 'cleared')) break;
+        await sleep(100);
+      }
+      expect(items.map((i) => [i.kind, i.state, i.occurrences, i.durationSeconds, i.worstValue])).toEqual([
+        ['limit_warning', 'cleared', 1, 30, 198.1],
+      ]);
+      // The page on either instance heard of it once; one mail.
+      await smtp.waitFor(mailsBefore + 1);
+      await sleep(500);
+      expect(events.map((e) => e.length)).toEqual([1, 1]);
+      expect(smtp.mails.length).toBe(mailsBefore + 1);
+    } finally {
+      await Promise.all(hubs.map((h) => h.stop()));
+    }
   });
 });
