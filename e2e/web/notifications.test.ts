@@ -8,7 +8,8 @@ import { type RunningServer, registerUser, startServer } from '../support/server
 /**
  * The notification centre in Chromium against the built server: the bell's unread count, the list with
  * its filters, mark read and acknowledge, a live alarm arriving through the hub (bell and toast), in
- * English, Polish and Turkish, light and dark, desktop and phone width.
+ * English, Polish and Turkish, light and dark, desktop and phone width; and the service worker showing a
+ * push message.
  */
 
 let server: RunningServer;
@@ -178,5 +179,42 @@ describe('notification centre in Chromium', () => {
     await shot(page, `live-${lng}`);
     // Nothing overflows at phone width.
     expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+  });
+
+  it('the service worker shows a push message as a notification (delivered through the debugger, no push service)', async () => {
+    const ctx = await chrome.browser.newContext({ baseURL: server.baseUrl });
+    contexts.push(ctx);
+    await ctx.grantPermissions(['notifications'], { origin: server.baseUrl });
+    const page = await ctx.newPage();
+    await page.goto('/sign-in');
+    const cdp = await ctx.newCDPSession(page);
+    await cdp.send('ServiceWorker.enable');
+    const registrations: { registrationId: string; scopeURL: string }[] = [];
+    cdp.on('ServiceWorker.workerRegistrationUpdated', (e) => registrations.push(...e.registrations));
+    const scope = await page.evaluate(async () => {
+      const reg = await navigator.serviceWorker.register('/sw.js', { scope: '/' });
+      await navigator.serviceWorker.ready;
+      return reg.scope;
+    });
+    expect(scope).toBe(`${server.baseUrl}/`);
+    await expect.poll(() => registrations.some((r) => r.scopeURL === scope)).toBe(true);
+    const registrationId = registrations.find((r) => r.scopeURL === scope)?.registrationId as string;
+    const message = {
+      title: 'Voltage drop',
+      body: 'Garage: phase 1 fell to 199 V, below 207 V.',
+      url: '/notifications?deviceId=3',
+      tag: 'device-3-voltage_drop',
+    };
+    await cdp.send('ServiceWorker.deliverPushMessage', { origin: server.baseUrl, registrationId, data: JSON.stringify(message) });
+    const shown = () =>
+      page.evaluate(async () =>
+        (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => ({
+          title: n.title,
+          body: n.body,
+          tag: n.tag,
+          data: n.data,
+        })),
+      );
+    await expect.poll(shown).toEqual([{ title: message.title, body: message.body, tag: message.tag, data: { url: message.url } }]);
   });
 });
