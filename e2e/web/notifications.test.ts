@@ -40,7 +40,7 @@ async function api<T>(token: string, method: string, url: string, body?: unknown
 }
 
 let macs = 0;
-/** A device whose readings sag: `sag` readings below its limits a minute ago, then (unless `ongoing`) back to normal. */
+/** A device whose readings sag below its limits, then (unless `ongoing`) come back to normal. */
 async function saggingDevice(token: string, name: string, opts: { ongoing?: boolean; muted?: boolean } = {}) {
   const mac = `02:B0:00:00:00:${String(macs++).padStart(2, '0')}`;
   const { device, ingestKey } = await api<{ device: { id: number; notifications: object }; ingestKey: string }>(token, 'POST', 'devices', {
@@ -49,11 +49,12 @@ async function saggingDevice(token: string, name: string, opts: { ongoing?: bool
     typeCode: 13,
   });
   await api(token, 'PUT', `devices/${device.id}/notifications`, { ...device.notifications, disableAtNight: false, muteAll: !!opts.muted });
-  const t0 = Date.now() - 4 * 60_000;
+  // Recent readings: the device stays online (three reporting intervals of a minute) for the test's length.
+  const t0 = Date.now() - 60_000;
   const readings = [
     { ts: new Date(t0).toISOString(), values: { vave1: 230, vave2: 231, vave3: 229 } },
-    { ts: new Date(t0 + 60_000).toISOString(), values: { vave1: 230, vave2: 199.5, vave3: 229 } },
-    ...(opts.ongoing ? [] : [{ ts: new Date(t0 + 150_000).toISOString(), values: { vave1: 230, vave2: 230.5, vave3: 229 } }]),
+    { ts: new Date(t0 + 20_000).toISOString(), values: { vave1: 230, vave2: 199.5, vave3: 229 } },
+    ...(opts.ongoing ? [] : [{ ts: new Date(t0 + 50_000).toISOString(), values: { vave1: 230, vave2: 230.5, vave3: 229 } }]),
   ];
   const res = await fetch(`${server.baseUrl}/api/ingest`, {
     method: 'POST',
