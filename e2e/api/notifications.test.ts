@@ -231,7 +231,9 @@ describe('two instances on one PostgreSQL', () => {
         .build(),
     );
     const events: NotificationEvent[][] = [[], []];
-    hubs.forEach((h, i) => h.on(HUB_EVENTS.notification, (e: NotificationEvent) => events[i]?.push(e)));
+    hubs.forEach((h, i) => {
+      h.on(HUB_EVENTS.notification, (e: NotificationEvent) => events[i]?.push(e));
+    });
     await Promise.all(hubs.map((h) => h.start()));
     try {
       const mailsBefore = smtp.mails.length;

@@ -39,10 +39,13 @@ export const timezoneSchema = z
 export const languageSchema = z.enum(LANGUAGES, { error: 'validation.language' });
 
 export const fullNameSchema = singleLineText(100);
+/** The profile's full name: required there (spec section 5: required fields cannot be empty). */
+export const requiredFullNameSchema = fullNameSchema.min(1, { error: 'validation.required' });
 
+/** Sign-in: spec section 5's "Password: at least 4 characters" holds for every password field, this one too. */
 export const loginRequestSchema = z.strictObject({
   email: emailSchema,
-  password: z.string({ error: 'validation.required' }).min(1, { error: 'validation.required' }).max(200),
+  password: passwordSchema,
 });
 export type LoginRequest = z.input<typeof loginRequestSchema>;
 
@@ -57,7 +60,7 @@ export type RegisterRequest = z.input<typeof registerRequestSchema>;
 
 /** Profile update: the email cannot change, so it is not accepted here. */
 export const updateProfileRequestSchema = z.strictObject({
-  fullName: fullNameSchema,
+  fullName: requiredFullNameSchema,
   country: countrySchema,
   timezone: timezoneSchema,
   language: languageSchema,

@@ -83,11 +83,7 @@ function AddDeviceFlow({ onDone }: { onDone(): void }) {
           required
           min={0}
           max={9999}
-          allowDecimal={false}
-          value={form.values.typeCode}
-          onChange={(v) => form.setValue('typeCode', typeof v === 'number' ? v : Number.NaN)}
-          error={form.errorText('typeCode')}
-          name="typeCode"
+          {...form.numberProps('typeCode')}
         />
       )}
       <TextInput
