@@ -1,4 +1,5 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +12,28 @@ import { type RunningServer, registerUser, startServer } from '../support/server
  * English, Polish and Turkish, light and dark, desktop and phone width; and the service worker showing a
  * push message.
  */
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** Serious and critical axe violations of the page (axe evaluated through the debugger: the CSP refuses inline scripts). */
+async function axeViolations(page: Page): Promise<string[]> {
+  await page.evaluate(axeSource);
+  return page.evaluate(async () => {
+    const axe = (
+      window as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }
+    ).axe;
+    const r = await axe.run();
+    return r.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map(
+        (v) =>
+          `${v.id}: ${v.nodes
+            .map((n) => n.target.join(' '))
+            .slice(0, 4)
+            .join(', ')}`,
+      );
+  });
+}
 
 let server: RunningServer;
 let chrome: { browser: Browser; close(): Promise<void> };
@@ -153,6 +176,7 @@ describe('notification centre in Chromium', () => {
     expect(await card(page, 'Cellar meter').first().textContent()).toContain(text.held);
     expect(await card(page, 'Cellar meter').first().textContent()).toContain(text.cleared);
     await shot(page, `list-${lng}`);
+    expect(await axeViolations(page)).toEqual([]);
 
     // Mark read: the dot goes, the bell counts one less.
     await mainDrop.getByRole('button', { name: text.read }).click();

@@ -48,7 +48,7 @@ export function NotificationBell() {
       {unread > 0 && (
         <Badge
           size="xs"
-          color="red"
+          color="red.9"
           variant="filled"
           circle={unread < 10}
           aria-hidden

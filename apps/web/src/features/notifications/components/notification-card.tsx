@@ -8,7 +8,8 @@ import { effectiveTimezone, formatServerDate, parseServerDate, toZonedString } f
 import { dateTimeFormat } from '@/lib/intl';
 import { describeNotification, formatDuration, LEVEL_COLOR } from '../notification-text';
 
-const STATE_COLOR: Record<NotificationItem['state'], string> = { active: 'red', acknowledged: 'blue', cleared: 'gray' };
+/** Active is a filled badge: red.9 keeps white text at 4.5:1 and more (red.6 was 3.3:1). */
+const STATE_COLOR: Record<NotificationItem['state'], string> = { active: 'red.9', acknowledged: 'blue', cleared: 'gray' };
 
 /** The device page's chart on the local day the alarm began, in 15-minute steps. */
 export function chartLink(item: NotificationItem): string {
