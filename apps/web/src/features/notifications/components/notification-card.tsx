@@ -56,18 +56,21 @@ export function NotificationCard({ item, busy, onRead, onAcknowledge }: Notifica
       <Stack gap={6}>
         <Group justify="space-between" align="flex-start" wrap="nowrap" gap="xs">
           <Group gap={8} wrap="wrap" style={{ minWidth: 0 }}>
-            {!item.read && (
-              <Box
-                component="span"
-                w={8}
-                h={8}
-                bg="red.6"
-                style={{ borderRadius: '50%', flexShrink: 0 }}
-                role="img"
-                aria-label={t('notifications.unread')}
-              />
-            )}
-            <Text fw={item.read ? 500 : 700}>{title}</Text>
+            {/* The unread dot stays beside a title that wraps. */}
+            <Group gap={8} wrap="nowrap">
+              {!item.read && (
+                <Box
+                  component="span"
+                  w={8}
+                  h={8}
+                  bg="red.6"
+                  style={{ borderRadius: '50%', flexShrink: 0 }}
+                  role="img"
+                  aria-label={t('notifications.unread')}
+                />
+              )}
+              <Text fw={item.read ? 500 : 700}>{title}</Text>
+            </Group>
             <Anchor component={Link} to={deviceDetailPath(item.deviceTypeCode, item.deviceId)} size="sm" c="dimmed" underline="hover">
               {item.deviceName}
             </Anchor>
