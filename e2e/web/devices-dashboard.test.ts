@@ -116,6 +116,9 @@ describe('dashboard in Chromium', () => {
     await shot(page, 'empty');
     await page.getByRole('button', { name: 'Add your first device' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add device' });
+    // A device that sends by itself (the first choice of how readings arrive is that, by default).
+    await dialog.getByRole('radio', { name: /^HTTP\/MQTT \(own device\)/ }).waitFor();
+    await dialog.getByRole('button', { name: 'Next' }).click();
     await dialog.getByRole('textbox', { name: /^Name/ }).fill('Garage meter');
     await dialog.getByRole('textbox', { name: /^MAC address/ }).fill('aa-bb-cc-00-11-22');
     await dialog.getByRole('button', { name: 'Next' }).click();

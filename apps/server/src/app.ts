@@ -21,6 +21,7 @@ import { METRICS_PATH, registerMetrics } from './metrics/metrics.routes.js';
 import { AccountsRepository } from './modules/accounts/accounts.repository.js';
 import { accountsRoutes } from './modules/accounts/accounts.routes.js';
 import { AccountsService } from './modules/accounts/accounts.service.js';
+import { createAnalytics } from './modules/analytics/index.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import {
   createMailChannel,
@@ -168,7 +169,8 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
   const telemetry = await createTelemetry(app, base);
   const realtime = await createRealtime(app, base, telemetry);
   notifications = await createNotifications(app, { ...base, telemetry, realtime }, mail, opts.notifications);
-  const ctx: AppContext = { ...base, telemetry, realtime, notifications, routes };
+  const analytics = await createAnalytics(app, base, telemetry, realtime);
+  const ctx: AppContext = { ...base, telemetry, realtime, notifications, analytics, routes };
 
   const indexHtml = path.join(config.webDistDir, 'index.html');
   const hasWeb = existsSync(indexHtml);

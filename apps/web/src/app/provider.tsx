@@ -4,6 +4,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { type ReactNode, useMemo } from 'react';
 import { I18nextProvider, useTranslation } from 'react-i18next';
 import { STORAGE_KEYS } from '@/config/storage-keys';
+import { LazyExportNotices } from '@/features/exports/components/export-notices-lazy';
 import { useProfileLanguage } from '@/features/profile/language-choice';
 import { SessionRealtime } from '@/features/realtime/session-realtime';
 import { i18n } from '@/i18n';
@@ -52,7 +53,10 @@ export function AppProvider({ children }: { children: ReactNode }) {
         <Notifications position="bottom-right" zIndex={400} />
         <QueryClientProvider client={queryClient}>
           <ProfileLanguage />
-          <SessionRealtime>{children}</SessionRealtime>
+          <SessionRealtime>
+            <LazyExportNotices />
+            {children}
+          </SessionRealtime>
         </QueryClientProvider>
       </ThemedMantine>
     </I18nextProvider>

@@ -103,7 +103,14 @@ function threePhase(view: PhaseView, group: ChartGroup): ChartSpec | null {
       };
     case 'balance':
       return view === 'summary'
-        ? { id: 'balance', group, unit: 'W', style: 'line', optional: true, series: [line('balance', COLORS.total)] }
+        ? {
+            id: 'balance',
+            group,
+            unit: 'kWh',
+            style: 'bars',
+            optional: true,
+            series: [line('balance', COLORS.import), line('balance_export', COLORS.export)],
+          }
         : null;
     default:
       return null;

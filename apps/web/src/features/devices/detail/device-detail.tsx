@@ -156,6 +156,11 @@ function DeviceSummary({ device: d }: { device: Device }) {
       <LiveValuesCard device={d} />
       <EnergyPanel device={d} timezone={timezone} />
       {figures.baseLoad && <BaseLoadCard device={d} />}
+      {hasBalance(d) && (
+        <Suspense fallback={null}>
+          <BalanceChunk deviceId={d.id} timezone={timezone} />
+        </Suspense>
+      )}
     </>
   );
 }
@@ -330,6 +335,12 @@ function DeviceCharts({
 function chartTitle(t: (k: string, o?: Record<string, unknown>) => string, spec: ChartSpec): string {
   return t(`charts.title.${spec.id}`, { defaultValue: t(`charts.title.${spec.group}`) });
 }
+
+/** Balanced (netted) energy beside the per-phase sums, for devices whose readings carry it (a chunk of its own). */
+const hasBalance = (d: Device) => d.latestReading?.values.balance !== undefined || d.latestReading?.values.balance_export !== undefined;
+const BalanceChunk = lazy(() =>
+  loadChunk(() => import('@/features/collectors/components/balance-card')).then((m) => ({ default: m.BalanceCard })),
+);
 
 const loadSettings = () => import('./device-settings');
 const SettingsChunk = lazy(() => loadChunk(loadSettings).then((m) => ({ default: m.DeviceSettings })));

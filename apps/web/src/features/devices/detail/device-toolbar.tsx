@@ -4,6 +4,7 @@ import { IconEdit, IconEye } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { paths } from '@/config/paths';
+import { ExportButton } from '@/features/exports/components/export-button';
 
 /**
  * The device page's actions, at the right of its title: the overview and the edit screen. Further
@@ -19,6 +20,7 @@ export function DeviceToolbar({ device }: { device: Pick<Device, 'id' | 'name'> 
       <Button component={Link} to={paths.editDevice(device.id)} variant="default" size="xs" leftSection={<IconEdit size={16} />}>
         {t('dashboard.edit')}
       </Button>
+      <ExportButton deviceId={device.id} />
     </Group>
   );
 }

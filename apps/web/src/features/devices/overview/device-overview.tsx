@@ -1,7 +1,7 @@
 import { Button, Card, Group, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { type Device, deviceDetailPath, deviceFigures, deviceKind, NOMINAL_VOLTAGE, WEAK_SIGNAL_DBM } from '@phasewatch/shared';
 import { IconChartLine, IconEdit, IconWifi, IconWifi1, IconWifi2, IconWifiOff } from '@tabler/icons-react';
-import { type ReactNode, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { paths } from '@/config/paths';
@@ -19,6 +19,9 @@ import { formatQuantity, headlineValue } from '../live-values';
 import { sparkDots, sparkParameters, sparkPath, sparkSeries } from './sparkline-data';
 
 const DAY_MS = 86_400_000;
+
+/** How Phasewatch reads a collected device (nothing for one that sends by itself): a chunk of its own. */
+const CollectorChunk = lazy(() => import('@/features/collectors/components/collector-card').then((m) => ({ default: m.CollectorCard })));
 const SPARK_W = 600;
 const SPARK_H = 90;
 
@@ -124,6 +127,10 @@ export function DeviceOverview({ device: d }: { device: Device }) {
           </Stat>
         </SimpleGrid>
       </Card>
+
+      <Suspense fallback={null}>
+        <CollectorChunk deviceId={d.id} />
+      </Suspense>
 
       <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
         <Card withBorder padding="lg">
