@@ -14,6 +14,7 @@ import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
 import { RAW_COLUMNS } from '../apps/server/src/modules/readings/readings.raw.js';
 import type { BenchContext } from './run.js';
+import { processUsage } from './support/fleet.js';
 import { BENCH_PARAMS, benchApp, benchReadings } from './telemetry-fixtures.js';
 
 const BATCH = 5000;
@@ -111,7 +112,7 @@ async function serverMain(): Promise<void> {
 
 // ---- bench process --------------------------------------------------------------------------------
 
-type Server = Omit<FromServer, 'cmd'> & { stop(): Promise<void> };
+type Server = Omit<FromServer, 'cmd'> & { pid: number; stop(): Promise<void> };
 
 /** Starts the server process and waits until it listens with its device registered. */
 async function startServer(dialect: Dialect, pgUrl: string, rules: Rules = 'default'): Promise<Server> {
@@ -142,6 +143,7 @@ async function startServer(dialect: Dialect, pgUrl: string, rules: Rules = 'defa
   const { cmd: _, ...info } = ready;
   return {
     ...info,
+    pid: child.pid as number,
     async stop() {
       if (child.exitCode === null && child.connected) child.send({ cmd: 'exit' } satisfies ToServer);
       const t = setTimeout(() => child.kill('SIGKILL'), 30_000);
@@ -248,6 +250,9 @@ async function rulesComparison(ctx: BenchContext, dialect: Dialect): Promise<voi
   const on = await startServer(dialect, ctx.pgUrl, 'on');
   const off = await startServer(dialect, ctx.pgUrl, 'off');
   try {
+    // CPU time of each server process (its threads included): steadier than the rates on a machine that
+    // other work shares, since each server mostly waits while the other one ingests.
+    const cpu0 = { on: processUsage(on.pid).cpuS, off: processUsage(off.pid).cpuS };
     const rates = await alternate(
       series.slice(BATCH),
       series.slice(0, BATCH),
@@ -259,6 +264,8 @@ async function rulesComparison(ctx: BenchContext, dialect: Dialect): Promise<voi
     ).json()) as {
       items: { occurrences: number }[];
     };
+    const cpuOn = processUsage(on.pid).cpuS - cpu0.on;
+    const cpuOff = processUsage(off.pid).cpuS - cpu0.off;
     const slower = (1 - rates.http / rates.baseline) * 100;
     ctx.report(
       `${label} HTTP ingest, rules on (every setting on)`,
@@ -267,6 +274,13 @@ async function rulesComparison(ctx: BenchContext, dialect: Dialect): Promise<voi
       `${slower.toFixed(1)} % slower than rules off (target ≤ 10 %); a sag every ${SAG_EVERY.toLocaleString('en')} readings: ${list.items.length} alarms, ${list.items.reduce((a, i) => a + i.occurrences, 0)} sag starts judged`,
     );
     ctx.report(`${label} HTTP ingest, rules off`, rates.baseline, 'readings/s', `same readings (last 23 h), ${ROUNDS} alternating rounds`);
+    const per100k = (s: number) => (s / (RULES_TOTAL + BATCH)) * 100_000;
+    ctx.report(
+      `${label} server CPU per 100,000 readings, rules on`,
+      per100k(cpuOn),
+      's',
+      `${(((cpuOn - cpuOff) / cpuOff) * 100).toFixed(1)} % more than rules off (${per100k(cpuOff).toFixed(2)} s): the process, its threads included`,
+    );
   } finally {
     await on.stop();
     await off.stop();

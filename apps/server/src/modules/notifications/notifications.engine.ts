@@ -190,6 +190,8 @@ export class AlarmEngine {
   private readonly due = new Set<number>();
   private refreshTimer: NodeJS.Timeout | null = null;
   private closed = false;
+  /** The billing-period reads of the consumption rule, one after another. */
+  private meterReads: Promise<void> = Promise.resolve();
   private readonly now: () => number;
 
   constructor(private readonly o: EngineOptions) {
@@ -240,8 +242,9 @@ export class AlarmEngine {
     await Promise.race([Promise.allSettled(chains), new Promise((r) => setTimeout(r, 5000).unref())]);
   }
 
-  /** Resolves when every device's alarm changes so far are stored (tests). */
+  /** Resolves when every device's alarm changes so far are stored and the consumption meters started (tests). */
   async settled(): Promise<void> {
+    await this.meterReads;
     for (;;) {
       const busy = [...this.states.values()].filter((s) => s.pendingOps > 0);
       if (busy.length === 0 && this.waiting.size === 0 && !this.loadQueued) return;
@@ -624,15 +627,25 @@ export class AlarmEngine {
       });
   }
 
-  /** Starts counting the billing period's energy from what is stored (once; the readings then add to it). */
+  /**
+   * Starts counting the billing period's energy from what is stored (once; the readings then add to it).
+   * One device at a time: a server starting under a fleet with consumption thresholds reads each device's
+   * period once, not all of them at the same moment.
+   */
   private startMeter(s: DeviceState): void {
     if (s.meterLoading) return;
     s.meterLoading = true;
     const d = s.device;
-    const now = this.now();
-    this.o
-      .periodEnergy(d, now)
-      .then(({ energyKwh, latest }) => {
+    const read = this.meterReads.then(async () => {
+      const now = this.now();
+      return { now, ...(await this.o.periodEnergy(d, now)) };
+    });
+    this.meterReads = read.then(
+      () => {},
+      () => {},
+    );
+    read
+      .then(({ now, energyKwh, latest }) => {
         if (this.states.get(d.id) !== s || s.device.settings.totalConsumptionThreshold === null) return;
         const meter = new ConsumptionMeter(
           billingPeriod(now, d.timezone, d.billingStartDate, d.billingPeriodMonths),
@@ -652,7 +665,7 @@ export class AlarmEngine {
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
 /** The counters a device's energy figures come from: the 3-phase total, else each phase's (as the energy answers choose). */
-function energySources(direction: 'import' | 'export'): string[] {
+export function energySources(direction: 'import' | 'export'): string[] {
   return [`energy3phases_${direction}`, ...[1, 2, 3].map((p) => `${direction === 'import' ? 'eai' : 'eae'}${p}`)];
 }
 

@@ -1,3 +1,4 @@
+import { billingPeriod } from '@phasewatch/shared';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { AppConfig } from '../../config.js';
 import type { BaseContext } from '../../context.js';
@@ -10,7 +11,7 @@ import { MailChannel } from './channels/mail.channel.js';
 import { PushChannel } from './channels/push.channel.js';
 import { type ResolveHost, systemResolver } from './channels/push-endpoint.js';
 import { Dispatcher } from './notifications.dispatcher.js';
-import { AlarmEngine } from './notifications.engine.js';
+import { AlarmEngine, energySources } from './notifications.engine.js';
 import { NotificationMetrics } from './notifications.metrics.js';
 import { NotificationsRepository } from './notifications.repository.js';
 import { notificationsRoutes } from './notifications.routes.js';
@@ -103,20 +104,28 @@ export async function createNotifications(
     store,
     dispatcher,
     periodEnergy: async (d, now) => {
-      const energy = await base.telemetry.readings.energy(
-        d.id,
-        d.timezone,
-        {
-          direction: d.direction,
-          meterValueKwh: d.meterValueKwh,
-          billingStartDate: d.billingStartDate,
-          billingPeriodMonths: d.billingPeriodMonths,
-        },
-        now,
-      );
+      // The billing period's local days only (stored day rollups, the current hour from raw rows), not the
+      // device's whole history as the energy answer reads it.
+      const period = billingPeriod(now, d.timezone, d.billingStartDate, d.billingPeriodMonths);
+      const sources = energySources(d.direction);
+      const days = await base.telemetry.readings.readings(d.id, d.timezone, {
+        from: period.start,
+        to: Math.max(period.start + 1, now + 1),
+        interval: '24h',
+        params: sources,
+      });
+      const energyOf = (name: string): number | null => {
+        const s = days.series[name];
+        if (s?.kind !== 'counter') return null;
+        let e = 0;
+        for (const v of s.delta) if (!Number.isNaN(v)) e += v;
+        return e;
+      };
+      const [total, ...phases] = sources;
+      const energyKwh = energyOf(total as string) ?? phases.reduce((a, p) => a + (energyOf(p) ?? 0), 0);
       // After the energy: a reading committed in between is in the newest, not the energy, and is not counted twice.
       const latest = (await latestRawReadings(base.storage.db, base.storage.dialect, d.userId, d.id)).get(d.id) ?? null;
-      return { energyKwh: energy.billingPeriod.energyKwh, latest };
+      return { energyKwh, latest };
     },
     counterRules: { jitterRatio: config.energyJitterRatio, gapLimitMs: config.energyGapLimitMs },
     log,

@@ -43,7 +43,7 @@ describe.each(DIALECTS)('notifications over the API on %s', (dialect) => {
     await sink?.close();
   });
 
-  async function deviceOf(user: Awaited<ReturnType<typeof signUp>>, name: string, mac: string, settings = {}) {
+  async function deviceOf(user: Awaited<ReturnType<typeof signUp>>, name: string, mac: string, settings: Record<string, unknown> = {}) {
     const res = await t.app.inject({ method: 'POST', url: '/api/devices', headers: user.auth, payload: { name, mac, typeCode: 13 } });
     expect(res.statusCode).toBe(200);
     const { device, ingestKey } = res.json() as { device: { id: number }; ingestKey: string };
@@ -55,7 +55,7 @@ describe.each(DIALECTS)('notifications over the API on %s', (dialect) => {
       payload: { ...DEFAULT_NOTIFICATION_SETTINGS, disableAtNight: false, emailEnabled: true, ...settings },
     });
     expect(put.statusCode).toBe(200);
-    expect(put.json().notifications.emailEnabled).toBe(true);
+    expect(put.json().notifications.emailEnabled).toBe(settings.emailEnabled ?? true);
     return { id: device.id, key: ingestKey };
   }
   const ingest = async (key: string, ts: number, values: Record<string, number>) => {
@@ -169,6 +169,29 @@ describe.each(DIALECTS)('notifications over the API on %s', (dialect) => {
       await hub.stop();
       await otherHub.stop();
     }
+  });
+
+  it('raises the consumption alarm when the billing period’s stored energy and the new readings pass the threshold', async () => {
+    const owner = await signUp(t.app);
+    const dev = await deviceOf(owner, 'Energy meter', '02:AB:CD:00:00:03', { totalConsumptionThreshold: 1.5, emailEnabled: false });
+    // The current billing period began ten days ago (monthly): the readings below are all inside it.
+    const start = new Date(Date.now() - 10 * 86_400_000).toISOString().slice(0, 10);
+    expect(
+      (await t.app.inject({ method: 'PUT', url: `/api/devices/${dev.id}`, headers: owner.auth, payload: { billingStartDate: start } }))
+        .statusCode,
+    ).toBe(200);
+    const now = Date.now();
+    await ingest(dev.key, now - 30 * 60_000, { eai1: 100, vave1: 230 });
+    await ingest(dev.key, now - 20 * 60_000, { eai1: 101, vave1: 230 });
+    // The rule starts from the stored figure of the period (1 kWh so far) and the newest reading.
+    await t.ctx.notifications.settled();
+    await ingest(dev.key, now - 10 * 60_000, { eai1: 101.4, vave1: 230 });
+    await t.ctx.notifications.settled();
+    expect((await list(owner)).items).toEqual([]);
+    await ingest(dev.key, now - 60_000, { eai1: 101.7, vave1: 230 });
+    await t.ctx.notifications.settled();
+    const [alarm] = (await list(owner)).items;
+    expect(alarm).toMatchObject({ kind: 'consumption', state: 'active', worstValue: 1.7, unit: 'kWh', threshold: 1.5 });
   });
 
   it('a failing mail server is retried, and shows in the metrics', async () => {
