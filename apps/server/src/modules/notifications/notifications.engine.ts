@@ -4,9 +4,11 @@ import {
   type CounterRules,
   deviceFigures,
   energyDirection,
+  NOMINAL_VOLTAGE,
   NOTIFICATION_KIND_LEVEL,
   type NotificationKind,
   type NotificationSettings,
+  WEAK_SIGNAL_DBM,
 } from '@phasewatch/shared';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DeviceStatusChanged, ReadingsCommitted } from '../../events/bus.js';
@@ -389,23 +391,38 @@ export class AlarmEngine {
     }
     const v: VoltageExtremes = { low: Number.NaN, lowPhase: 0, high: Number.NaN, highPhase: 0 };
     const horizon = this.now() - RULES_HORIZON_MS;
+    // Almost every reading is well within every limit while no alarm is open: then nothing can move and
+    // nothing is built (the full judgement below allocates its observations). A reading near a limit
+    // (within a millivolt) takes the full judgement, so rounding never decides.
+    const safe = quietBand(d.voltage);
+    const { kinds } = s;
+    let raises: Raise[] = [];
     for (let i = 0; i < batch.count; i++) {
       const ts = batch.ts[i] as number;
       // Rules move forward: a reading older than one judged already (late, repeated), or than the horizon, is stored, not judged.
       if (!(ts > s.lastTs) || ts < horizon) continue;
       s.lastTs = ts;
-      const raises: Raise[] = [];
       if (anyVoltage) {
         extremes(phases, i, v);
-        const obs = voltageObservations(v, d.voltage);
-        for (const kind of ['limit_critical', 'limit_warning', 'voltage_drop', 'voltage_rise'] as const) {
-          const o = obs[kind];
-          if (o) this.judge(s, kind, o, ts, flapMs, raises);
+        const quiet =
+          !(v.low < safe.low) &&
+          !(v.high > safe.high) &&
+          !kinds.voltage_drop.open &&
+          !kinds.voltage_rise.open &&
+          !kinds.limit_warning.open &&
+          !kinds.limit_critical.open;
+        if (!quiet) {
+          const obs = voltageObservations(v, d.voltage);
+          for (const kind of ['limit_critical', 'limit_warning', 'voltage_drop', 'voltage_rise'] as const) {
+            const o = obs[kind];
+            if (o) this.judge(s, kind, o, ts, flapMs, raises);
+          }
         }
       }
       if (rssi) {
         const r = rssi[i] as number;
-        if (!Number.isNaN(r)) this.judge(s, 'weak_signal', signalObservation(r), ts, flapMs, raises);
+        if (!Number.isNaN(r) && (r <= WEAK_SIGNAL_DBM || kinds.weak_signal.open))
+          this.judge(s, 'weak_signal', signalObservation(r), ts, flapMs, raises);
       }
       if (counters && s.meter && threshold !== null) {
         for (let k = 0; k < counters.cols.length; k++) counters.values[k] = (counters.cols[k] as ArrayLike<number>)[i] as number;
@@ -414,17 +431,15 @@ export class AlarmEngine {
           billingPeriod(t, d.timezone, d.billingStartDate, d.billingPeriodMonths),
         );
         // A new billing period ends the last one's alarm at its end; the new one starts from nothing.
-        if (rolled && s.kinds.consumption.open) this.clear(s, 'consumption', before.end);
-        this.judge(
-          s,
-          'consumption',
-          { active: s.meter.energy > threshold, value: round3(s.meter.energy), phase: null, threshold },
-          ts,
-          0,
-          raises,
-        );
+        if (rolled && kinds.consumption.open) this.clear(s, 'consumption', before.end);
+        const active = s.meter.energy > threshold;
+        if (active || kinds.consumption.open)
+          this.judge(s, 'consumption', { active, value: round3(s.meter.energy), phase: null, threshold }, ts, 0, raises);
       }
-      if (raises.length > 0) this.raise(s, raises);
+      if (raises.length > 0) {
+        this.raise(s, raises);
+        raises = [];
+      }
     }
   }
 
@@ -663,6 +678,21 @@ export class AlarmEngine {
 }
 
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
+
+/**
+ * The voltages between which no voltage rule can hold (drop and rise thresholds, and the warning level
+ * either way when the device has limit values), a millivolt inside so a reading at a limit is judged fully.
+ */
+function quietBand(s: VoltageSettings): { low: number; high: number } {
+  const pad = 0.001;
+  let low = NOMINAL_VOLTAGE * (1 - s.dropPercent / 100);
+  let high = NOMINAL_VOLTAGE * (1 + s.risePercent / 100);
+  if (s.limits) {
+    low = Math.max(low, NOMINAL_VOLTAGE * (1 - s.warningPercent / 100));
+    high = Math.min(high, NOMINAL_VOLTAGE * (1 + s.warningPercent / 100));
+  }
+  return { low: low + pad, high: high - pad };
+}
 
 /** The counters a device's energy figures come from: the 3-phase total, else each phase's (as the energy answers choose). */
 export function energySources(direction: 'import' | 'export'): string[] {
