@@ -5,6 +5,7 @@ import type { RouteInfo } from './http/openapi.js';
 import type { AppMetrics } from './metrics/metrics.js';
 import type { AccountsService } from './modules/accounts/accounts.service.js';
 import type { Analytics } from './modules/analytics/index.js';
+import type { Notifications } from './modules/notifications/notifications.module.js';
 import type { Places } from './modules/places.js';
 import type { Telemetry } from './modules/telemetry.js';
 import type { Realtime } from './realtime/index.js';
@@ -30,6 +31,7 @@ export interface BaseContext {
 export interface AppContext extends BaseContext {
   telemetry: Telemetry;
   realtime: Realtime;
+  notifications: Notifications;
   /** Locations and tariffs (costs per zone for reports: `places.tariffs.costPerZone`). */
   places: Places;
   /** Heatmaps, tables, comparisons, exports and the job queue. */

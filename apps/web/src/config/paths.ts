@@ -24,6 +24,8 @@ export const paths = {
   register: '/register',
   forgotPassword: '/forgot-password',
   resetPassword: '/reset-password',
+  /** The notification centre (ours: the bell in the header leads here). */
+  notifications: '/notifications',
   notFound: '/404',
 } as const;
 
@@ -76,6 +78,13 @@ export const api = {
   tariffHolidays: 'tariffs/holidays',
   tariffStats: (id: string | number) => `tariffs/${id}/stats`,
   tariffAdvisor: 'tariffs/advisor',
+  notifications: 'notifications',
+  notificationsUnread: 'notifications/unread-count',
+  notificationsReadAll: 'notifications/read-all',
+  notificationRead: (id: string | number) => `notifications/${id}/read`,
+  notificationAcknowledge: (id: string | number) => `notifications/${id}/acknowledge`,
+  pushVapidKey: 'push/vapid-public-key',
+  pushSubscriptions: 'push/subscriptions',
   exports: 'exports',
   export: (id: string) => `exports/${id}`,
   exportDownload: (id: string) => `exports/${id}/download`,

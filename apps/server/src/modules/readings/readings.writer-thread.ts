@@ -15,6 +15,8 @@ export interface WriterOps {
   rebuildDays: [deviceId: number, tz: string];
   deleteDevice: [deviceId: number];
   deleteRawBefore: [cutoff: number, deviceIds: number[]];
+  /** SQLite: a notification alarm change (modules/notifications/notifications.store.ts), off the app's connection. */
+  alarm: [method: string, args: unknown[]];
 }
 
 export interface WriterRequest {

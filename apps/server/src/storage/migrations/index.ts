@@ -7,6 +7,7 @@ import * as m0005 from './0005-login-attempts.js';
 import * as m0006 from './0006-rollups-v2.js';
 import * as m0007 from './0007-locations-tariffs.js';
 import * as m0008 from './0008-analytics-exports.js';
+import * as m0009 from './0009-notifications.js';
 import * as m0010 from './0010-collectors.js';
 
 /**
@@ -22,5 +23,6 @@ export const migrations: Record<string, VersionedMigration> = {
   '0006-rollups-v2': m0006,
   '0007-locations-tariffs': m0007,
   '0008-analytics-exports': m0008,
+  '0009-notifications': m0009,
   '0010-collectors': m0010,
 };

@@ -8,7 +8,7 @@ import {
   type UpdateDeviceRequest,
   updateDeviceRequestSchema,
 } from '@phasewatch/shared';
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { DateField } from '@/components/ui/date-field';
@@ -17,6 +17,10 @@ import { fieldErrorsOf } from '@/lib/error-text';
 import { useSchemaForm } from '@/lib/use-schema-form';
 import { useSaveDevice } from '../api/update-device';
 import { deviceTypeLabel } from '../device-labels';
+
+const PushBrowserSwitch = lazy(() =>
+  import('@/features/notifications/components/push-browser-switch').then((m) => ({ default: m.PushBrowserSwitch })),
+);
 
 type DeviceValues = { name: string; friendlyName: string; billingStartDate: string; billingPeriodMonths: number };
 
@@ -29,8 +33,8 @@ const deviceValues = (d: Device): DeviceValues => ({
 
 /**
  * `/edit-device/{id}`: the device's name, friendly name, location and default tariff, billing period, and
- * the notification settings of spec section 3. Every field is checked with the shared schemas on input, change and blur; Save sends
- * PUT devices/:id and PUT devices/:id/notifications.
+ * the notification settings of spec section 3. Every field is checked with the shared schemas on input,
+ * change and blur; Save sends PUT devices/:id and PUT devices/:id/notifications.
  */
 export function EditDeviceForm({ device }: { device: Device }) {
   const { t } = useTranslation();
@@ -48,7 +52,7 @@ export function EditDeviceForm({ device }: { device: Device }) {
     setPlace({ locationId: device.location?.id ?? null, tariffId: device.tariff?.id ?? null });
   }, [device, resetDevice, resetNotify]);
 
-  const toggle = (f: 'pushEnabled' | 'disableAtNight' | 'muteAll') => ({
+  const toggle = (f: 'pushEnabled' | 'emailEnabled' | 'disableAtNight' | 'muteAll') => ({
     name: f,
     checked: notify.values[f],
     onChange: (e: { currentTarget: { checked: boolean } }) => notify.setValue(f, e.currentTarget.checked),
@@ -132,6 +136,14 @@ export function EditDeviceForm({ device }: { device: Device }) {
           <Stack gap="md">
             <Switch label={t('editDevice.muteAll')} description={t('editDevice.muteAllHint')} {...toggle('muteAll')} />
             <Switch label={t('editDevice.push')} description={t('editDevice.pushHint')} {...toggle('pushEnabled')} />
+            <Suspense fallback={null}>
+              <PushBrowserSwitch compact devicePushOn={notify.values.pushEnabled} />
+            </Suspense>
+            <Switch
+              label={t('notifications.settings.email')}
+              description={t('notifications.settings.emailHint')}
+              {...toggle('emailEnabled')}
+            />
             <Switch label={t('editDevice.disableAtNight')} {...toggle('disableAtNight')} />
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
               <NumberInput
