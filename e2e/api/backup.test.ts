@@ -40,9 +40,14 @@ function runScript(script: 'backup' | 'restore', dataDir: string, args: string[]
 const restoreCli = (dataDir: string, file: string) =>
   spawnSync(process.execPath, [RESTORE_CLI, file], { cwd: repoRoot, env: { ...process.env, DATA_DIR: dataDir }, encoding: 'utf8' });
 
-/** Processes that keep both cores busy, so the backup and the writer compete for CPU as on a loaded host. */
+/**
+ * Processes that keep both cores busy, so the backup and the writer compete for CPU as on a loaded host.
+ * They end by themselves after 200 s, should the test be cut short before it kills them.
+ */
 function cpuBurners(n: number): ChildProcess[] {
-  return Array.from({ length: n }, () => spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }));
+  return Array.from({ length: n }, () =>
+    spawn(process.execPath, ['-e', 'const end = Date.now() + 200000; while (Date.now() < end) {}'], { stdio: 'ignore' }),
+  );
 }
 
 const backupsIn = (dir: string) => (existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.sqlite')) : []);
@@ -268,18 +273,20 @@ describe('backups', () => {
     }
   });
 
-  it('with DATABASE_URL set, names pg_dump instead of copying anything', () => {
-    const r = spawnSync(process.execPath, [BACKUP_CLI], {
-      cwd: repoRoot,
-      env: {
-        ...process.env,
-        DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'phasewatch-nobackup-')),
-        DATABASE_URL: 'postgres://u:secret@127.0.0.1:1/db',
-      },
-      encoding: 'utf8',
-    });
-    expect(r.status).toBe(2);
-    expect(r.stderr).toContain('pg_dump --format=custom');
-    expect(r.stderr).not.toContain('secret');
+  it('with DATABASE_URL set, names pg_dump and pg_restore instead of copying anything', () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'phasewatch-nobackup-'));
+    try {
+      const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: 'postgres://u:secret@127.0.0.1:1/db' };
+      const r = spawnSync(process.execPath, [BACKUP_CLI], { cwd: repoRoot, env, encoding: 'utf8' });
+      expect(r.status).toBe(2);
+      expect(r.stderr).toContain('pg_dump --format=custom');
+      expect(r.stderr).not.toContain('secret');
+      const restore = spawnSync(process.execPath, [RESTORE_CLI, 'x.dump'], { cwd: repoRoot, env, encoding: 'utf8' });
+      expect(restore.status).toBe(2);
+      expect(restore.stderr).toContain('pg_restore');
+      expect(readdirSync(dataDir)).toEqual([]);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -53,7 +53,8 @@ export function backupSqlite(source: string, file: string): { file: string; byte
 
 /** `npm run backup [-- --out <file>]`: a dated copy of the SQLite database under BACKUP_DIR. */
 function main(argv: string[]): number {
-  const config = loadConfig();
+  // A placeholder secret: loading the configuration must not write a new jwt-secret into the data folder.
+  const config = loadConfig({ ...process.env, JWT_SECRET: process.env.JWT_SECRET || 'not-used-by-backup' });
   if (config.databaseUrl) {
     process.stderr.write(
       [
