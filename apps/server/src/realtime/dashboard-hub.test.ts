@@ -13,6 +13,7 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { buildApp } from '../app.js';
+import { sha256 } from '../auth/tokens.js';
 import { type AppConfig, loadConfig } from '../config.js';
 import type { AppContext } from '../context.js';
 import { openStorage } from '../storage/database.js';
@@ -553,6 +554,117 @@ describe('several instances on one PostgreSQL', () => {
       expect(String(await closed)).toMatch(/Session has ended/);
     } finally {
       await Promise.all([onA.stop(), onB.stop(), otherOnB.stop()]);
+    }
+  });
+});
+
+describe('every revocation closes hub connections at once, on every instance', () => {
+  const instances: { app: FastifyInstance; ctx: AppContext }[] = [];
+  let storage: Awaited<ReturnType<typeof createTestStorage>>;
+
+  beforeAll(async () => {
+    storage = await createTestStorage('postgres');
+    const config = instanceConfig(storage);
+    for (let i = 0; i < 2; i++) {
+      const built = await buildApp(config, {
+        storage: openStorage({ databaseUrl: storage.databaseUrl, dataDir: storage.dataDir }),
+        logger: false,
+      });
+      await built.app.listen({ port: 0, host: '127.0.0.1' });
+      // The periodic check must not be what closes them here.
+      built.ctx.realtime.configure({ sessionCheckMs: 3_600_000 });
+      instances.push(built);
+    }
+  });
+  afterAll(async () => {
+    for (const { app } of instances) await app.close();
+    await storage.dispose();
+  });
+
+  it('logout, a reused refresh token and a password reset end the sessions they name on both instances; other sessions stay', async () => {
+    const [a, b] = instances as [(typeof instances)[0], (typeof instances)[0]];
+    const u = await signUp(a.app);
+    const other = await signUp(a.app);
+    const login = async () => {
+      const res = await b.app.inject({ method: 'POST', url: '/api/account/login', payload: { email: u.email, password: u.password } });
+      expect(res.statusCode).toBe(200);
+      return {
+        token: (res.json() as { token: string }).token,
+        cookie: res.cookies.find((c) => c.name === 'pw_refresh')?.value ?? '',
+      };
+    };
+    const s2 = await login();
+    const s3 = await login();
+    const all: SignalRConnection[] = [];
+    /** A session's connection on each instance, with the moment each closed and why. */
+    const both = async (token: string) => {
+      const conns = [officialClient(hubUrl(a.app), () => token), officialClient(hubUrl(b.app), () => token)];
+      all.push(...conns);
+      const closed = conns.map(
+        (c) => new Promise<{ at: number; error: string }>((r) => c.onclose((e) => r({ at: Date.now(), error: String(e) }))),
+      );
+      await Promise.all(conns.map((c) => c.start()));
+      return { conns, closed };
+    };
+    try {
+      const first = await both(u.token);
+      const second = await both(s2.token);
+      const third = await both(s3.token);
+      const bystander = await both(other.token);
+      const expectClosed = async (session: Awaited<ReturnType<typeof both>>, since: number) => {
+        for (const c of await Promise.all(session.closed)) {
+          expect(c.error).toMatch(/Session has ended/);
+          // Within a second of the call that ended the session (the periodic check is an hour away here).
+          expect(c.at - since).toBeLessThan(10_000);
+        }
+        for (const c of session.conns) expect(c.state).toBe(HubConnectionState.Disconnected);
+      };
+      const stillOpen = (...sessions: Awaited<ReturnType<typeof both>>[]) => {
+        for (const s of sessions) for (const c of s.conns) expect(c.state).toBe(HubConnectionState.Connected);
+      };
+
+      // Logout on B ends the first session.
+      let since = Date.now();
+      expect((await b.app.inject({ method: 'GET', url: '/api/account/logout', headers: u.auth })).statusCode).toBe(200);
+      await expectClosed(first, since);
+      stillOpen(second, third, bystander);
+
+      // The second session's refresh token rotated on A, and the old one presented again on B after the
+      // grace period for tabs (moved into the past here rather than waited for): that session ends.
+      const rotated = await a.app.inject({ method: 'POST', url: '/api/account/refreshtoken', cookies: { pw_refresh: s2.cookie } });
+      expect(rotated.statusCode).toBe(200);
+      await storage.storage.db
+        .updateTable('refresh_tokens')
+        .set({ used_at: Date.now() - 3_600_000 })
+        .where('used_at', 'is not', null)
+        .execute();
+      since = Date.now();
+      const reused = await b.app.inject({ method: 'POST', url: '/api/account/refreshtoken', cookies: { pw_refresh: s2.cookie } });
+      expect(reused.statusCode).toBe(401);
+      await expectClosed(second, since);
+      stillOpen(third, bystander);
+
+      // A password reset on A ends every session of the user, the third one (and a new one) included.
+      const fourth = await both((await login()).token);
+      const resetToken = 'reset-token-of-the-revocation-test';
+      await storage.storage.db
+        .insertInto('password_resets')
+        .values({ token_hash: sha256(resetToken), user_id: u.userId, expires_at: Date.now() + 600_000, created_at: Date.now() })
+        .execute();
+      since = Date.now();
+      const reset = await a.app.inject({
+        method: 'POST',
+        url: '/api/reset_password',
+        payload: { token: resetToken, password: 'newsecret1' },
+      });
+      expect(reset.statusCode).toBe(200);
+      await expectClosed(third, since);
+      await expectClosed(fourth, since);
+      stillOpen(bystander);
+      // None of them connects again with its old token.
+      await expect(officialClient(hubUrl(b.app), () => s3.token).start()).rejects.toThrow(/401|Unauthorized/);
+    } finally {
+      await Promise.all(all.map((c) => c.stop()));
     }
   });
 });

@@ -122,6 +122,12 @@ export class DashboardHub {
   private readonly pending = new BoundedMap<string, Pending>(MAX_PENDING_NEGOTIATIONS);
   private readonly byToken = new Map<string, HubConnection>();
   private readonly byUser = new Map<number, Set<HubConnection>>();
+  /**
+   * Sessions ended lately (bounded: a session never comes back, and its tokens are refused by the
+   * database anyway). A WebSocket whose token was checked just before its session ended, and that
+   * arrives after the close went out, is refused here instead of streaming until the periodic check.
+   */
+  private readonly revoked = new BoundedMap<string, true>(10_000);
   private timer: NodeJS.Timeout | null = null;
   private lastSessionCheck = Date.now();
   private droppedSlow = 0;
@@ -200,7 +206,7 @@ export class DashboardHub {
       this.deps.log.error({ err }, 'hub: authentication failed');
       auth = null;
     }
-    if (!auth) return rejectUpgrade(socket, 401, 'Unauthorized');
+    if (!auth || this.revoked.has(auth.sessionId)) return rejectUpgrade(socket, 401, 'Unauthorized');
     const id = url.searchParams.get('id');
     let connectionId: string;
     let connectionToken: string;
@@ -222,6 +228,10 @@ export class DashboardHub {
   }
 
   private accept(ws: WebSocket, connectionId: string, connectionToken: string, auth: HubAuth): void {
+    if (this.revoked.has(auth.sessionId)) {
+      ws.close(1008, 'Session has ended.');
+      return;
+    }
     const conn = new HubConnection(connectionId, connectionToken, ws, auth, this.options.maxBufferedBytes, () => {
       this.droppedSlow++;
       this.deps.log.warn({ userId: auth.userId, connectionId }, 'hub: slow client dropped');
@@ -397,6 +407,7 @@ export class DashboardHub {
 
   /** Closes the connections of an ended session for good (no reconnect: the client must sign in again). */
   closeSession(sessionId: string): void {
+    this.revoked.set(sessionId, true);
     for (const conn of this.byToken.values()) {
       if (conn.auth.sessionId === sessionId) conn.close('Session has ended.', false);
     }
@@ -444,7 +455,11 @@ export class DashboardHub {
     }
   }
 
-  private async recheckSessions(): Promise<void> {
+  /**
+   * Asks the database which open connections' sessions are still active and closes the others: every
+   * `sessionCheckMs`, and when events from other instances may have been missed (their fan-out was down).
+   */
+  async recheckSessions(): Promise<void> {
     const sessions = new Set<string>();
     for (const conn of this.byToken.values()) sessions.add(conn.auth.sessionId);
     if (sessions.size === 0) return;

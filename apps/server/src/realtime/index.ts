@@ -62,8 +62,12 @@ export async function createRealtime(app: FastifyInstance, base: BaseContext, te
         return;
     }
   };
+  // Back from a lost LISTEN connection: sessions ended on other instances meanwhile are found in the database.
+  const resumed = () => void hub.recheckSessions();
   const fanout =
-    base.storage.dialect === 'postgres' && base.storage.pgPool ? new PgFanout(base.storage.pgPool, fromOtherInstance, log) : null;
+    base.storage.dialect === 'postgres' && base.storage.pgPool
+      ? new PgFanout(base.storage.pgPool, fromOtherInstance, log, undefined, resumed)
+      : null;
   await fanout?.start();
 
   const { events } = base;
