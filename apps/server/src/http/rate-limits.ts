@@ -51,6 +51,12 @@ export class WindowLimiter {
     if (w.count <= this.max) return 'ok';
     return w.count === this.max + 1 ? 'first' : 'refused';
   }
+
+  /** How long until the key's window starts again (its Retry-After). */
+  resetInMs(key: string | number, now = Date.now()): number {
+    const w = this.windows.get(key);
+    return w ? Math.max(0, w.start + this.windowMs - now) : 0;
+  }
 }
 
 /**

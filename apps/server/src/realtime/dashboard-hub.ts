@@ -16,7 +16,9 @@ import { type RawData, type WebSocket, WebSocketServer } from 'ws';
 import { bearerToken } from '../auth/authenticate.js';
 import type { AccessClaims } from '../auth/tokens.js';
 import type { DeviceStatusChanged, ReadingCommitted } from '../events/bus.js';
+import { WindowLimiter } from '../http/rate-limits.js';
 import { type Frame, type HubAuth, HubConnection } from './hub-connection.js';
+import { HubInvocations, type InvocationLimits, type InvocationStats, type Outcome } from './hub-invocations.js';
 import {
   completionFrame,
   HANDSHAKE_OK_FRAME,
@@ -48,6 +50,16 @@ export interface HubOptions {
   tickMs: number;
   /** A connection whose socket holds more unsent bytes than this is dropped as too slow. */
   maxBufferedBytes: number;
+  /** Invocations of one connection running at once (the rest wait; answers go back in arrival order). */
+  invocationWindow: number;
+  /** Invocations of one user running at once, over all of the user's connections. */
+  userInvocations: number;
+  /** Unanswered invocations one connection may have; past it the connection is closed with an error. */
+  maxQueuedInvocations: number;
+  /** Hub connections one user may have open at once; more are refused with 429. */
+  maxConnectionsPerUser: number;
+  /** Whether the per-user rate limit of `HubDeps.rateLimit` applies (benchmarks compare without). */
+  rateLimited: boolean;
 }
 
 export const DEFAULT_HUB_OPTIONS: HubOptions = {
@@ -58,6 +70,15 @@ export const DEFAULT_HUB_OPTIONS: HubOptions = {
   sessionCheckMs: 60_000,
   tickMs: 1_000,
   maxBufferedBytes: 256 * 1024,
+  // A connection's own window is the user's share: one client gets all of it, several share it. Four
+  // queries at once leave most of a pool of 10 to everyone else.
+  invocationWindow: 4,
+  userInvocations: 4,
+  // The web app subscribes every watched device at once on (re)connect: room for a very large household.
+  maxQueuedInvocations: 1024,
+  // Benchmarks open one client per device (100 per user); a person has a few tabs.
+  maxConnectionsPerUser: 256,
+  rateLimited: true,
 };
 
 export interface HubDeps {
@@ -67,6 +88,10 @@ export interface HubDeps {
   activeSessions: (sessionIds: readonly string[]) => Promise<Set<string>>;
   ownsDevice: OwnsDevice;
   log: FastifyBaseLogger;
+  /** Hub invocations per user and window (`RATE_LIMIT_HUB`); past it they are answered with an error, unrun. Null: no limit. */
+  rateLimit?: { max: number; windowMs: number } | null;
+  /** Told of each invocation refused by the rate limit (metrics). */
+  onRefused?: () => void;
 }
 
 export interface NegotiateResponse {
@@ -90,6 +115,8 @@ export interface HubStats {
   /** Hub protocol messages received from clients and sent to them since start (handshakes, pings included). */
   messagesIn: number;
   messagesOut: number;
+  /** Invocations running and waiting to run now; connections closed for flooding; invocations refused by the rate limit. */
+  invocations: InvocationStats & { refused: number };
 }
 
 /** Negotiations kept waiting for their WebSocket at once (the oldest is dropped beyond this). */
@@ -104,7 +131,7 @@ function rawText(data: RawData): string {
   return data.toString('utf8');
 }
 
-function rejectUpgrade(socket: Duplex, status: 401 | 404 | 409, text: string): void {
+function rejectUpgrade(socket: Duplex, status: 401 | 404 | 409 | 429, text: string): void {
   socket.end(
     `HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: ${text.length}\r\n\r\n${text}`,
   );
@@ -134,19 +161,40 @@ export class DashboardHub {
   private messagesIn = 0;
   private messagesOut = 0;
   private closing = false;
+  private readonly invocations: HubInvocations<HubConnection>;
+  private readonly limiter: WindowLimiter | null;
+  private refused = 0;
 
   constructor(
     private readonly deps: HubDeps,
     options: Partial<HubOptions> = {},
   ) {
     this.options = { ...DEFAULT_HUB_OPTIONS, ...options };
+    const rate = deps.rateLimit;
+    this.limiter = rate && rate.max > 0 ? new WindowLimiter(rate.max, rate.windowMs) : null;
+    this.invocations = new HubInvocations<HubConnection>(
+      { run: (conn, msg) => this.run(conn, msg), answer: (conn, id, outcome) => this.sendTo(conn, completionFrame(id, outcome)) },
+      this.invocationLimits(),
+    );
     this.startTimer();
+  }
+
+  private invocationLimits(): InvocationLimits {
+    const o = this.options;
+    return { window: o.invocationWindow, perUser: o.userInvocations, maxQueued: o.maxQueuedInvocations };
   }
 
   /** Changes timings and limits of new sends and ticks (tests). */
   configure(options: Partial<HubOptions>): void {
     this.options = { ...this.options, ...options };
+    this.invocations.limits = this.invocationLimits();
+    this.invocations.resetPeaks();
     this.startTimer();
+  }
+
+  /** Whether the user already has as many connections as one user may (negotiate answers 429 then). */
+  atConnectionLimit(userId: number): boolean {
+    return (this.byUser.get(userId)?.size ?? 0) >= this.options.maxConnectionsPerUser;
   }
 
   stats(): HubStats {
@@ -156,6 +204,7 @@ export class DashboardHub {
       droppedSlow: this.droppedSlow,
       messagesIn: this.messagesIn,
       messagesOut: this.messagesOut,
+      invocations: { ...this.invocations.stats(this.byToken.values()), refused: this.refused },
     };
   }
 
@@ -207,6 +256,7 @@ export class DashboardHub {
       auth = null;
     }
     if (!auth || this.revoked.has(auth.sessionId)) return rejectUpgrade(socket, 401, 'Unauthorized');
+    if (this.atConnectionLimit(auth.userId)) return rejectUpgrade(socket, 429, 'Too Many Requests');
     const id = url.searchParams.get('id');
     let connectionId: string;
     let connectionToken: string;
@@ -253,6 +303,7 @@ export class DashboardHub {
 
   private remove(conn: HubConnection): void {
     conn.closed = true;
+    this.invocations.drop(conn);
     this.byToken.delete(conn.connectionToken);
     const set = this.byUser.get(conn.auth.userId);
     if (set) {
@@ -301,7 +352,7 @@ export class DashboardHub {
       case 1:
       case 4:
         if (this.expireIfNeeded(conn)) return;
-        void this.invoke(conn, msg);
+        this.submit(conn, msg);
         return;
       case 7:
         conn.close();
@@ -314,24 +365,45 @@ export class DashboardHub {
 
   // ---- hub methods ------------------------------------------------------------------------------
 
-  private async invoke(conn: HubConnection, msg: InvocationMessage): Promise<void> {
-    const id = msg.invocationId;
-    let outcome: { result: unknown } | { error: string };
-    if (msg.type === 4) {
-      outcome = { error: 'Streaming methods are not supported.' };
-    } else {
-      try {
-        outcome = { result: await this.runMethod(conn, msg.target, msg.arguments) };
-      } catch (err) {
-        if (err instanceof HubMethodError) outcome = { error: err.message };
-        else {
-          this.deps.log.error({ err, target: msg.target }, 'hub: method failed');
-          outcome = { error: 'An unexpected error occurred invoking the method on the server.' };
-        }
+  /**
+   * Queues an invocation behind the connection's others (see `HubInvocations`); one past the user's rate
+   * limit, or a stream invocation, is answered with an error in its turn without running. A connection
+   * with more unanswered invocations than allowed is closed with an error: it floods.
+   */
+  private submit(conn: HubConnection, msg: InvocationMessage): void {
+    let immediate: Outcome | undefined;
+    if (msg.type === 4) immediate = { error: 'Streaming methods are not supported.' };
+    else if (this.limiter && this.options.rateLimited && this.limiter.take(conn.userId) !== 'ok') {
+      this.refused++;
+      this.deps.onRefused?.();
+      // A client that goes on calling after a queue's worth of refusals is flooding: answering each
+      // refusal costs as much as reading it.
+      if (++conn.refusedCalls > this.options.maxQueuedInvocations) {
+        this.invocations.countFlood();
+        this.closeFlooding(conn, 'Too many hub calls.');
+        return;
       }
+      const seconds = Math.max(1, Math.ceil(this.limiter.resetInMs(conn.userId) / 1000));
+      immediate = { error: `Too many hub calls, try again in ${seconds} s.` };
     }
-    // `send` (no invocationId) gets nothing back, not even errors.
-    if (id !== undefined && !conn.closed) this.sendTo(conn, completionFrame(id, outcome));
+    if (this.invocations.submit(conn, msg, immediate)) return;
+    this.closeFlooding(conn, `Too many invocations waiting for an answer (at most ${this.options.maxQueuedInvocations}).`);
+  }
+
+  private closeFlooding(conn: HubConnection, reason: string): void {
+    this.deps.log.warn({ userId: conn.userId, connectionId: conn.connectionId }, 'hub: connection closed for flooding');
+    conn.close(`Connection closed with an error. ${reason}`);
+  }
+
+  /** Runs one invocation; `send` (no invocationId) gets nothing back, not even errors. */
+  private async run(conn: HubConnection, msg: InvocationMessage): Promise<Outcome> {
+    try {
+      return { result: await this.runMethod(conn, msg.target, msg.arguments) };
+    } catch (err) {
+      if (err instanceof HubMethodError) return { error: err.message };
+      this.deps.log.error({ err, target: msg.target }, 'hub: method failed');
+      return { error: 'An unexpected error occurred invoking the method on the server.' };
+    }
   }
 
   private async runMethod(conn: HubConnection, target: string, args: unknown[]): Promise<unknown> {
