@@ -29,6 +29,7 @@ export const VALIDATION_MESSAGES = {
   'validation.parameter': 'is not a known parameter',
   'validation.id': 'must be a positive whole number written in decimal digits',
   'validation.controlCharacters': 'must not contain control characters',
+  'validation.invalidText': 'must be valid Unicode text (it has an unpaired surrogate)',
 } as const;
 export type ValidationMessageKey = keyof typeof VALIDATION_MESSAGES;
 
