@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { BaseContext } from '../context.js';
-import { WindowLimiter } from '../http/rate-limits.js';
+import { FailureCounter, WindowLimiter } from '../http/rate-limits.js';
 import { BatchWriter } from '../ingest/batch-writer.js';
 import { ingestRoutes } from '../ingest/ingest.routes.js';
 import { IngestService } from '../ingest/ingest.service.js';
@@ -46,10 +46,13 @@ export async function createTelemetry(app: FastifyInstance, base: BaseContext): 
   const devices = new DevicesService(new DevicesRepository(base.storage.db, base.storage.dialect), readingsRepo, readings, base.events);
   const writer = new BatchWriter(readingsRepo, app.log, base.metrics, readingsRepo.writeConcurrency(base.config.pgPoolSize));
   base.metrics.watch({ writerQueueReadings: () => writer.queueDepth });
+  const keyFailures = base.config.ingestKeyFailures;
   const ingest = new IngestService(devices, writer, base.events, {
     rawRetentionDays: base.config.rawRetentionDays,
     metrics: base.metrics,
     log: app.log,
+    keyFailures: keyFailures.max > 0 ? new FailureCounter(keyFailures.max, keyFailures.windowMs) : null,
+    onKeyFailuresRefused: () => base.metrics.refused('ingestKeyFailures'),
   });
   const limit = base.config.rateLimits.ingest;
   const mqtt = base.config.mqttUrl
