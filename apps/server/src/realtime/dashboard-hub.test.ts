@@ -394,6 +394,15 @@ describe.each(DIALECTS)('dashboard hub on %s', (dialect) => {
     hs.send(`{"protocol":"messagepack","version":1}${RS}`);
     await waitFor(() => hs.closed, 3_000, 'close on bad handshake');
     expect(hs.records[0]).toMatch(/"error":".*messagepack/);
+    // A handshake that is not JSON (or not one) gets its error answer too, then a clean close.
+    for (const bad of [`{"protocol":${RS}`, '{"protocol":"json","version":1}', `[1]${RS}`]) {
+      const r = await RawClient.open(t.app, a.token, false);
+      raws.push(r);
+      r.send(bad);
+      await waitFor(() => r.closed, 3_000, `close on ${bad}`);
+      expect(r.closeCode, bad).toBe(1000);
+      expect(r.messages(), bad).toEqual([{ error: expect.stringMatching(/^Handshake failed: /) }]);
+    }
     const ok = await connect(() => a.token);
     expect(ok.state).toBe(HubConnectionState.Connected);
   });

@@ -338,8 +338,9 @@ export class DashboardHub {
       if (!(err instanceof ProtocolError)) this.deps.log.error({ err }, 'hub: frame handling failed');
       const reason = err instanceof ProtocolError ? err.message : 'Internal error.';
       if (!conn.handshaken) {
-        this.sendTo(conn, handshakeErrorFrame(reason));
-        conn.terminate();
+        // The handshake answer with its error, then a clean close (a terminate dropped the answer: 1006).
+        this.sendTo(conn, handshakeErrorFrame(`Handshake failed: ${reason}`));
+        conn.close();
       } else {
         conn.close(`Connection closed with an error. ${reason}`);
       }
