@@ -32,6 +32,8 @@ export interface Telemetry {
   applyRetention(now?: number): Promise<void>;
   /** Rolls up every closed hour now (also continuously in the background); tests and benchmarks use it. */
   compactNow(now?: number): Promise<void>;
+  /** Finishes the local-day rebuilds asked for (after timezone changes; also step by step in the background). */
+  rebuildDaysNow(): Promise<void>;
 }
 
 /** Registers the telemetry routes under /api and starts its background parts (closed with the app). */
@@ -42,7 +44,7 @@ export async function createTelemetry(app: FastifyInstance, base: BaseContext): 
     rules: { jitterRatio: base.config.energyJitterRatio, gapLimitMs: base.config.energyGapLimitMs },
   });
   const compactor = new Compactor(readingsRepo, app.log);
-  const readings = new ReadingsService(readingsRepo);
+  const readings = new ReadingsService(readingsRepo, { onStaleDays: (deviceId, tz) => compactor.rebuildDays(deviceId, tz) });
   const devices = new DevicesService(new DevicesRepository(base.storage.db, base.storage.dialect), readingsRepo, readings, base.events);
   const writer = new BatchWriter(readingsRepo, app.log, base.metrics, readingsRepo.writeConcurrency(base.config.pgPoolSize));
   base.metrics.watch({ writerQueueReadings: () => writer.queueDepth });
@@ -112,5 +114,6 @@ export async function createTelemetry(app: FastifyInstance, base: BaseContext): 
     mqtt,
     applyRetention,
     compactNow: (now) => compactor.runAll(now),
+    rebuildDaysNow: () => compactor.runDayRebuilds(),
   };
 }

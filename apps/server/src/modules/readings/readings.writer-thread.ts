@@ -12,7 +12,7 @@ export interface WriterOps {
   write: [flush: import('./readings.repository.js').EncodedFlush];
   compactDue: [target: number, budgetMs: number];
   statementCount: [];
-  rebuildDays: [deviceId: number, tz: string];
+  rebuildDaysStep: [deviceId: number, tz: string, cursor: number | null];
   deleteDevice: [deviceId: number];
   deleteRawBefore: [cutoff: number, deviceIds: number[]];
 }

@@ -52,8 +52,8 @@ async function perform({ op, args }: WriterRequest): Promise<unknown> {
       return repo.compactDue(...(args as WriterOps['compactDue']));
     case 'statementCount':
       return repo.statementCount();
-    case 'rebuildDays':
-      return repo.rebuildDays(...(args as WriterOps['rebuildDays']));
+    case 'rebuildDaysStep':
+      return repo.rebuildDaysStep(...(args as WriterOps['rebuildDaysStep']));
     case 'deleteDevice':
       return repo.deleteDevice(...(args as WriterOps['deleteDevice']));
     case 'deleteRawBefore':
