@@ -41,13 +41,10 @@ export const languageSchema = z.enum(LANGUAGES, { error: 'validation.language' }
 
 export const fullNameSchema = singleLineText(100);
 
+/** Sign-in: spec section 5's "Password: at least 4 characters" holds for every password field, this one too. */
 export const loginRequestSchema = z.strictObject({
   email: emailSchema,
-  password: z
-    .string({ error: 'validation.required' })
-    .min(1, { error: 'validation.required' })
-    .max(200)
-    .refine(isWellFormedText, { error: 'validation.invalidText' }),
+  password: passwordSchema,
 });
 export type LoginRequest = z.input<typeof loginRequestSchema>;
 

@@ -76,6 +76,15 @@ describe.each(DIALECTS)('accounts on %s', (dialect) => {
   });
 
   describe('login', () => {
+    it('refuses a password shorter than 4 characters with the same message as every password field', async () => {
+      await signUp(t.app, 'shorty@example.com', 'pw-shorty');
+      const res = await post('/api/account/login', { email: 'shorty@example.com', password: 'abc' });
+      expect(res.statusCode).toBe(400);
+      expect((res.json() as Json).errors).toEqual([
+        { field: 'password', message: 'must be at least 4 characters', key: 'validation.passwordMin' },
+      ]);
+    });
+
     it('answers token and user; email is case-insensitive', async () => {
       await signUp(t.app, 'carol@example.com', 'pw-carol');
       const res = await post('/api/account/login', { email: ' Carol@Example.COM ', password: 'pw-carol' });
@@ -97,7 +106,7 @@ describe.each(DIALECTS)('accounts on %s', (dialect) => {
     it('rate-limits repeated failures with 429 and Retry-After, then still refuses the right password', async () => {
       await signUp(t.app, 'eve@example.com', 'pw-eve');
       for (let i = 0; i < 3; i++)
-        expect((await post('/api/account/login', { email: 'eve@example.com', password: 'bad' })).statusCode).toBe(401);
+        expect((await post('/api/account/login', { email: 'eve@example.com', password: 'bad!' })).statusCode).toBe(401);
       const blocked = await post('/api/account/login', { email: 'eve@example.com', password: 'pw-eve' });
       expect(blocked.statusCode).toBe(429);
       expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
@@ -266,6 +275,22 @@ describe.each(DIALECTS)('accounts on %s', (dialect) => {
       ).toBe(200);
       const next = winner.cookies.find((c) => c.name === REFRESH_COOKIE)?.value ?? '';
       expect((await post('/api/account/refreshtoken', {}, cookieHeader(next))).statusCode).toBe(200);
+    });
+
+    it("takes the spec's body (the current user) and ignores it: the refresh cookie alone names the session", async () => {
+      const me = await signUp(t.app);
+      const other = await signUp(t.app);
+      const otherUser = (await t.app.inject({ method: 'GET', url: '/api/account/userInfo', headers: other.auth })).json() as Json;
+      // Another user's record (and token) in the body changes nothing: the answer is the cookie's user.
+      const res = await post('/api/account/refreshtoken', { ...otherUser, token: other.token }, cookieHeader(me.refreshCookie));
+      expect(res.statusCode).toBe(200);
+      expect(res.json().user.id).toBe(me.userId);
+      // The same body without a cookie refreshes nothing.
+      expect((await post('/api/account/refreshtoken', { ...otherUser, token: other.token })).statusCode).toBe(401);
+      // No body at all works too (the web app sends none).
+      const next = res.cookies.find((c) => c.name === REFRESH_COOKIE)?.value ?? '';
+      const bare = await t.app.inject({ method: 'POST', url: '/api/account/refreshtoken', headers: cookieHeader(next) });
+      expect(bare.statusCode).toBe(200);
     });
 
     it('answers 401 without or with an unknown refresh cookie', async () => {

@@ -80,10 +80,19 @@ export const accountsRoutes: FastifyPluginAsyncZod<AccountsRoutesOptions> = asyn
     },
   );
 
-  // "current user" payload in the spec: the session is identified by the refresh cookie; a body is optional.
+  // The spec's client sends the "current user" here. The session is identified by the refresh cookie alone:
+  // the body is accepted (any object, or none) and never read, so a client written from the spec works and
+  // nothing in a body can name another session.
   app.post(
     '/account/refreshtoken',
-    { schema: { body: z.looseObject({}).nullish(), response: { 200: authResponseSchema } } },
+    {
+      schema: {
+        description:
+          'New access token for the session of the refresh cookie (rotated). The body, as the spec sends it (the current user record), is optional and ignored.',
+        body: z.looseObject({}).nullish().describe('the current user (ignored)'),
+        response: { 200: authResponseSchema },
+      },
+    },
     async (req, reply) => {
       try {
         return sendSession(reply, await accounts.refresh(req.cookies[REFRESH_COOKIE]));

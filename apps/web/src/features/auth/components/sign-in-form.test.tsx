@@ -55,4 +55,17 @@ describe('SignInForm', () => {
     await waitFor(() => expect(screen.queryByText('Spróbuj ponownie!')).not.toBeInTheDocument());
     expect(screen.getByText('Podaj poprawny adres e-mail.')).toBeInTheDocument();
   }, 20_000);
+
+  it('refuses a password shorter than 4 characters with the message of every password field, sending nothing', async () => {
+    const fetchSpy = vi.spyOn(globalThis, 'fetch');
+    const user = userEvent.setup();
+    renderForm();
+    await user.click(screen.getByLabelText(/^Email/));
+    await user.paste('demo@phasewatch.dev');
+    await user.click(screen.getByLabelText(/^Password/));
+    await user.paste('abc');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByText('The password must be at least 4 characters.')).toBeInTheDocument();
+    expect(fetchSpy).not.toHaveBeenCalled();
+  }, 20_000);
 });
