@@ -148,6 +148,13 @@ const COMPACT_DEVICES_PER_ROUND = 256;
 
 const INDEX = new Map(PARAMETER_NAMES.map((p, i) => [p, i]));
 
+/** A device's newly announced status (see `recordStatuses`). */
+export interface StatusChange {
+  id: number;
+  status: string;
+  weak: boolean;
+}
+
 /** Local days one step of a timezone rebuild writes (`rebuildDaysStep`). */
 const REBUILD_DAYS_PER_STEP = 31;
 
@@ -832,6 +839,51 @@ export class ReadingsRepository {
   async rebuildDays(deviceId: number, tz: string): Promise<void> {
     let cursor = await this.rebuildDaysStep(deviceId, tz, null);
     while (cursor !== null) cursor = await this.rebuildDaysStep(deviceId, tz, cursor);
+  }
+
+  /**
+   * Records the statuses announced for devices (one statement per distinct status and signal), on the
+   * writer with the devices' rows locked in id order like every write. A fleet coming online changes
+   * thousands at once while the writer commits back to back: on the app's SQLite connection the update
+   * waited for the writer's lock in SQLite's busy handler, which sleeps the event loop; on PostgreSQL it
+   * locked the rows in scan order against the writer's id order (waits, and a deadlock is detected only
+   * after a second).
+   */
+  async recordStatuses(changes: readonly StatusChange[]): Promise<void> {
+    if (changes.length === 0) return;
+    if (this.thread) {
+      await this.thread.call('recordStatuses', [changes.map((c) => ({ id: c.id, status: c.status, weak: c.weak }))]);
+      return;
+    }
+    const groups = new Map<string, number[]>();
+    for (const c of changes) {
+      const key = `${c.status}|${c.weak ? 1 : 0}`;
+      const ids = groups.get(key);
+      if (ids) ids.push(c.id);
+      else groups.set(key, [c.id]);
+    }
+    await this.sql.transaction(async (tx) => {
+      await this.lockDevices(
+        tx,
+        changes.map((c) => c.id),
+      );
+      for (const [key, ids] of groups) {
+        const [status, weak] = key.split('|') as [string, string];
+        if (tx.dialect === 'postgres') {
+          await tx.run('UPDATE devices SET last_status = ?, last_weak = ? WHERE id = ANY(?::int4[])', [
+            status,
+            Number(weak),
+            ids as unknown as Value,
+          ]);
+        } else {
+          await tx.run(`UPDATE devices SET last_status = ?, last_weak = ? WHERE id IN (${inList(ids.length)})`, [
+            status,
+            Number(weak),
+            ...ids,
+          ]);
+        }
+      }
+    });
   }
 
   /** Deletes a device with its readings and rollups in one transaction. */

@@ -13,6 +13,7 @@ export interface WriterOps {
   compactDue: [target: number, budgetMs: number];
   statementCount: [];
   rebuildDaysStep: [deviceId: number, tz: string, cursor: number | null];
+  recordStatuses: [changes: import('./readings.repository.js').StatusChange[]];
   deleteDevice: [deviceId: number];
   deleteRawBefore: [cutoff: number, deviceIds: number[]];
 }

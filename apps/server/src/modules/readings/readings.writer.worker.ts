@@ -52,6 +52,8 @@ async function perform({ op, args }: WriterRequest): Promise<unknown> {
       return repo.compactDue(...(args as WriterOps['compactDue']));
     case 'statementCount':
       return repo.statementCount();
+    case 'recordStatuses':
+      return repo.recordStatuses(...(args as WriterOps['recordStatuses']));
     case 'rebuildDaysStep':
       return repo.rebuildDaysStep(...(args as WriterOps['rebuildDaysStep']));
     case 'deleteDevice':
