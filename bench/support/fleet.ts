@@ -232,7 +232,11 @@ export async function startBuiltServer(env: Record<string, string>): Promise<Run
   const port = await freePort();
   const child = spawn(
     process.execPath,
-    [...(process.env.FLEET_SERVER_NODE_OPTIONS ?? '').split(' ').filter(Boolean), path.join(repoRoot, 'apps/server/dist/server.js')],
+    [
+      ...(process.env.FLEET_SERVER_NODE_OPTIONS ?? '').split(' ').filter(Boolean),
+      // Another build's server (FLEET_SERVER_ENTRY=/path/to/apps/server/dist/server.js) to compare with.
+      process.env.FLEET_SERVER_ENTRY ?? path.join(repoRoot, 'apps/server/dist/server.js'),
+    ],
     {
       env: {
         ...process.env,
@@ -331,6 +335,17 @@ export function processUsage(pid: number): { cpuS: number; rssMb: number; anonMb
   const rssKb = Number(status.match(/VmRSS:\s+(\d+)/)?.[1] ?? 0);
   const kb = (name: string) => Number(status.match(new RegExp(`${name}:\\s+(\\d+)`))?.[1] ?? 0);
   return { cpuS: ticks / 100, rssMb: rssKb / 1024, anonMb: kb('RssAnon') / 1024, fileMb: (kb('RssFile') + kb('RssShmem')) / 1024 };
+}
+
+/** CPU seconds (user + system) of one thread of a process (`tid` = `pid`: its main thread). */
+export function threadCpuS(pid: number, tid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return Number.NaN;
+  }
 }
 
 /** CPU seconds of every process with this command name (e.g. `postgres`: the cluster's backends). */
