@@ -7,13 +7,20 @@ import { registerUser, repoRoot, startServer } from '../e2e/support/server.js';
 import type { BenchContext } from './run.js';
 
 /**
- * The weight of `/dashboard`: the JavaScript a browser needs before the dashboard shows, gzipped
- * (target ≤ 200 KB), and that no chart code (uPlot and the chart components) is part of it.
+ * The weight of `/dashboard`: the JavaScript a browser needs before the dashboard's device list is
+ * visible, gzipped (target ≤ 200 KB), and that no chart code (uPlot and the chart components) is part of
+ * it.
  *
- * Static figure: from the Vite manifest, the entry chunk, the dashboard route's chunk and the English
- * catalogue with every chunk they import statically. Checked in Chromium: /dashboard, signed in, with
- * every other script request refused, still shows its devices (what arrives after the first paint, the
- * header menus and the hub client, is printed apart). The baseline of the same run is all JavaScript.
+ * Measured in Chromium as a user opens it (signed in, a fresh load, no cache): every script that has
+ * arrived by the moment the first device row is on screen, by the Resource Timing of the page (bytes as
+ * sent, gzip over plain HTTP), whatever asked for it — the entry, the route, the language's catalogue
+ * files (core and every feature area's), and anything started early (idle prefetches, menus, the hub
+ * client, other languages) that happened to arrive first. What arrives after is printed apart.
+ *
+ * Also from the Vite manifest (the static part): the entry chunk, the dashboard route's chunk and every
+ * catalogue file of the language (`locales/<lng>.json` and `locales/<area>/<lng>.json`), with every chunk
+ * they import statically; and a second load with every other script refused, which must still show the
+ * list. The baseline of the same run is all JavaScript of the build.
  */
 
 const TARGET_KB = 200;
@@ -74,9 +81,10 @@ export default async function dashboardWeight(ctx: BenchContext) {
   const entry = Object.keys(m).find((k) => m[k]?.isEntry);
   const route = Object.keys(m).find((k) => k.endsWith('src/app/routes/dashboard.tsx'));
   if (!entry || !route) throw new Error('manifest has no entry or no dashboard route chunk');
-  // The user's catalogue is loaded before the first render (a dynamic import, counted here: English).
-  const catalogue = Object.keys(m).find((k) => k.endsWith('src/i18n/locales/en.json'));
-  const initial = [...closure(m, [entry, route, ...(catalogue ? [catalogue] : [])])].map((k) => m[k]?.file as string);
+  // The user's catalogue is loaded before the first render (dynamic imports, counted here: English):
+  // the core file and one file per feature area (src/i18n/index.ts).
+  const catalogues = Object.keys(m).filter((k) => /src\/i18n\/locales\/([^/]+\/)?en\.json$/.test(k));
+  const initial = [...closure(m, [entry, route, ...catalogues])].map((k) => m[k]?.file as string);
   const initialGz = initial.reduce((s, f) => s + gz(f), 0) / 1024;
   const allJs = [...new Set(Object.values(m).map((c) => c.file))].filter((f) => f.endsWith('.js'));
   const allGz = allJs.reduce((s, f) => s + gz(f), 0) / 1024;
@@ -86,7 +94,7 @@ export default async function dashboardWeight(ctx: BenchContext) {
     '/dashboard initial JavaScript (manifest), gzipped',
     initialGz,
     'KB',
-    `${initial.length} chunks, ${((100 * initialGz) / allGz).toFixed(0)} % of all; target ≤ ${TARGET_KB} KB ${initialGz <= TARGET_KB ? '✓' : '✖'}`,
+    `${initial.length} chunks (${catalogues.length} catalogue files), ${((100 * initialGz) / allGz).toFixed(0)} % of all; target ≤ ${TARGET_KB} KB ${initialGz <= TARGET_KB ? '✓' : '✖'}`,
   );
   ctx.report('chart chunks in it', charts.length, '', charts.length ? `✖ ${charts.join(', ')}` : '✓ none (uPlot loads with device pages)');
 
@@ -105,14 +113,68 @@ export default async function dashboardWeight(ctx: BenchContext) {
       headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
       body: JSON.stringify({ name: 'Bench meter', mac: '02:00:00:00:0C:01', typeCode: 13 }),
     });
-    const page = await (await browser.newContext({ viewport: { width: 1366, height: 900 }, baseURL: server.baseUrl })).newPage();
+    const context = await browser.newContext({ viewport: { width: 1366, height: 900 }, baseURL: server.baseUrl });
+    // The moment the first device row is on screen, seen by the page itself. (A string: tsx wraps named
+    // functions of this file in a helper the page does not have.)
+    await context.addInitScript(`
+      new MutationObserver(() => {
+        const row = document.querySelector('[data-device-row], [data-device-card]');
+        if (window.__listVisible === undefined && row && row.getBoundingClientRect().height > 0) window.__listVisible = performance.now();
+      }).observe(document, { childList: true, subtree: true });
+    `);
+    const page = await context.newPage();
     await page.goto('/sign-in');
     await page.getByLabel(/^Email/).fill(email);
     await page.getByLabel(/^Password/).fill('secret1');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL('**/dashboard');
-    // A fresh load of /dashboard with only the initial files allowed: the list must show without the rest
-    // (menus, the hub client and other languages arrive after the first paint).
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+
+    // 1. As a user opens it: nothing refused. Median of three loads.
+    type Loaded = { file: string; bytes: number; end: number };
+    const loads: { before: Loaded[]; after: Loaded[]; visible: number }[] = [];
+    for (let run = 0; run < 3; run++) {
+      await page.goto('/dashboard');
+      await page.locator('[data-device-row]').first().waitFor({ timeout: 30_000 });
+      // What is started early (idle prefetches, menus, the hub client) has time to arrive.
+      await page.waitForTimeout(4000);
+      const seen = await page.evaluate(() => {
+        const visible = (window as unknown as { __listVisible?: number }).__listVisible ?? Number.POSITIVE_INFINITY;
+        const scripts = (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
+          .filter((e) => new URL(e.name).pathname.endsWith('.js'))
+          .map((e) => ({ file: new URL(e.name).pathname.replace(/^\//, ''), bytes: e.encodedBodySize, end: e.responseEnd }));
+        return { visible, scripts };
+      });
+      loads.push({
+        visible: seen.visible,
+        before: seen.scripts.filter((x) => x.end <= seen.visible),
+        after: seen.scripts.filter((x) => x.end > seen.visible),
+      });
+    }
+    const kb = (xs: Loaded[]) => xs.reduce((a, x) => a + x.bytes, 0) / 1024;
+    loads.sort((a, b) => kb(a.before) - kb(b.before));
+    const median = loads[1] as (typeof loads)[number];
+    const beforeKb = kb(median.before);
+    ctx.report(
+      '/dashboard JavaScript before its list is visible (browser)',
+      beforeKb,
+      'KB',
+      `${median.before.length} files as sent (gzip), list visible at ${median.visible.toFixed(0)} ms; loads ${loads.map((l) => kb(l.before).toFixed(1)).join(' / ')} KB; target ≤ ${TARGET_KB} KB ${beforeKb <= TARGET_KB ? '✓' : '✖'}`,
+    );
+    const extra = median.before.filter((x) => !initial.includes(x.file));
+    ctx.report(
+      '  of it beyond the static part',
+      kb(extra),
+      'KB',
+      extra.length ? extra.map((x) => `${x.file} ${(x.bytes / 1024).toFixed(1)}`).join(', ') : 'none',
+    );
+    ctx.report('after the list is visible (menus, hub client, prefetches, …)', kb(median.after), 'KB', `${median.after.length} files`);
+    const browserCharts = median.before.map((x) => x.file).filter((f) => existsSync(path.join(dist, f)) && isChartCode(f));
+    ctx.report('chart files before the list', browserCharts.length, '', browserCharts.length ? `✖ ${browserCharts.join(', ')}` : '✓ none');
+
+    // 2. With only the static part allowed: the list must show without the rest.
     const allowed = new Set(initial);
     const blocked: string[] = [];
     await page.route('**/assets/*.js', (r) => {
@@ -121,36 +183,14 @@ export default async function dashboardWeight(ctx: BenchContext) {
       blocked.push(file);
       return r.abort();
     });
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send('Network.enable');
-    await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
-    const sizes = new Map<string, number>();
-    const urls = new Map<string, string>();
-    cdp.on('Network.responseReceived', (e) => {
-      if (e.type === 'Script') urls.set(e.requestId, e.response.url);
-    });
-    cdp.on('Network.loadingFinished', (e) => {
-      const u = urls.get(e.requestId);
-      if (u) sizes.set(u, e.encodedDataLength);
-    });
     await page.goto('/dashboard');
     await page.locator('[data-device-row]').first().waitFor({ timeout: 30_000 });
-    await page.waitForTimeout(1000);
-    const wire = [...sizes.values()].reduce((a, b) => a + b, 0) / 1024;
     ctx.report(
-      '/dashboard shows its devices with the initial JavaScript only',
-      sizes.size,
+      '/dashboard shows its devices with the static part only',
+      initial.length,
       'files',
-      `✓ ${blocked.length} later files held back`,
+      `✓ ${new Set(blocked).size} later files held back`,
     );
-    ctx.report('/dashboard initial JavaScript on the wire', wire, 'KB', 'as sent (gzip to Chromium over plain HTTP), incl. headers');
-    const later = [...new Set(blocked)];
-    const laterGz = later.filter((f) => existsSync(path.join(dist, f))).reduce((s, f) => s + gz(f), 0) / 1024;
-    ctx.report('loaded after the first paint (menus, hub client, …)', laterGz, 'KB', `${later.length} files, gzipped`);
-    const browserCharts = [...sizes.keys()]
-      .map((u) => new URL(u).pathname.replace(/^\//, ''))
-      .filter((f) => existsSync(path.join(dist, f)) && isChartCode(f));
-    ctx.report('chart files fetched', browserCharts.length, '', browserCharts.length ? `✖ ${browserCharts.join(', ')}` : '✓ none');
   } finally {
     await browser.close();
     await server.stop();

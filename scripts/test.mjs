@@ -8,7 +8,15 @@ import path from 'node:path';
 import { buildStale, ensureDebianPackages, ensureNodeModules, ensurePostgres, root } from './lib/ensure.mjs';
 
 ensureNodeModules();
-ensureDebianPackages({ chromium: 'chromium', mosquitto: 'mosquitto' });
+ensureDebianPackages({
+  chromium: 'chromium',
+  mosquitto: 'mosquitto',
+  // Export tests: PDF text and fonts (pdftotext, pdffonts), the CSV read by Python's csv and pandas and by
+  // LibreOffice Calc (headless, ~30 s to install: the check is worth it).
+  'poppler-utils': 'pdftotext',
+  'python3-pandas': '/usr/lib/python3/dist-packages/pandas/__init__.py',
+  'libreoffice-calc-nogui': 'soffice',
+});
 ensurePostgres();
 buildStale();
 

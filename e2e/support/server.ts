@@ -62,6 +62,9 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     DATABASE_URL: databaseUrl,
     DEMO_ACCOUNT: 'off',
     SIMULATE: '0',
+    // Tests talk to this machine only: collectors reach loopback alone, discovery never broadcasts.
+    COLLECTOR_NETWORKS: '127.0.0.0/8,::1/128',
+    COLLECTOR_DISCOVERY_ADDRESS: '127.0.0.1:9',
     LOG_LEVEL: 'warn',
     ...opts.env,
   };

@@ -129,6 +129,18 @@ async function allChartsDrawn(page: Page) {
 
 const attr = (page: Page, id: string, name: string) => chart(page, id).getAttribute(name);
 
+/** Clicks a day (`YYYY-MM-DD`) in the open calendar, going a month on or back when it is not shown. */
+async function pickDay(page: Page, iso: string) {
+  const [y, m, d] = iso.split('-').map(Number);
+  const name = `${d} ${new Date(Date.UTC(y ?? 0, (m ?? 1) - 1, d)).toLocaleString('en', { month: 'long', timeZone: 'UTC' })} ${y}`;
+  const day = page.locator(`[data-dates-dropdown] button[aria-label="${name}"]:not([data-outside])`);
+  for (const step of ['Previous month', 'Next month', 'Next month']) {
+    if ((await day.count()) > 0) break;
+    await page.locator('[data-dates-dropdown]').getByRole('button', { name: step }).click();
+  }
+  await day.click();
+}
+
 async function shot(page: Page, name: string) {
   await page.screenshot({ path: path.join(screenshotDir, `detail-${name}.png`), fullPage: true });
 }
@@ -202,12 +214,17 @@ describe('device detail screens in Chromium', () => {
 
     // A date range: both days, every chart follows.
     const before = await attr(page, 'power', 'data-range');
-    await page.getByRole('switch', { name: 'Simple chart (date + 24 h)' }).click();
+    // From "a day you pick" to "days you pick": two days in the calendar.
+    expect(await page.getByRole('textbox', { name: 'Range' }).inputValue()).toBe('Yesterday');
+    await page.getByRole('textbox', { name: 'Range' }).click();
+    await page.getByRole('option', { name: 'Days you pick' }).click();
     await expect.poll(() => page.url()).toContain('from=');
     const twoDaysAgo = new Date(Date.now() - 2 * 86_400_000).toLocaleDateString('sv-SE', { timeZone: 'Europe/Warsaw' });
-    await page.locator('input[name="from"]').fill(twoDaysAgo);
-    await page.locator('input[name="to"]').fill(yesterday);
+    await page.getByRole('button', { name: 'Days you pick' }).click();
+    await pickDay(page, twoDaysAgo);
+    await pickDay(page, yesterday);
     await expect.poll(() => page.url()).toContain(`from=${twoDaysAgo}&to=${yesterday}`);
+    await page.keyboard.press('Escape');
     await allChartsDrawn(page);
     const ranges = new Set<string | null>();
     for (const id of ids) {

@@ -116,6 +116,9 @@ describe('dashboard in Chromium', () => {
     await shot(page, 'empty');
     await page.getByRole('button', { name: 'Add your first device' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add device' });
+    // A device that sends by itself (the first choice of how readings arrive is that, by default).
+    await dialog.getByRole('radio', { name: /^HTTP\/MQTT \(own device\)/ }).waitFor();
+    await dialog.getByRole('button', { name: 'Next' }).click();
     await dialog.getByRole('textbox', { name: /^Name/ }).fill('Garage meter');
     await dialog.getByRole('textbox', { name: /^MAC address/ }).fill('aa-bb-cc-00-11-22');
     await dialog.getByRole('button', { name: 'Next' }).click();
@@ -238,7 +241,27 @@ describe('edit and overview in Chromium', () => {
 
     await page.getByRole('textbox', { name: /^Name/ }).fill('Main meter');
     await page.getByRole('textbox', { name: /^Friendly name/ }).fill('Hall, left');
-    await page.getByLabel(/^Billing period start/).fill('2026-03-15');
+    // A calendar in the user's language (its own month shown): the 15th of it.
+    await page.getByRole('button', { name: /^Billing period start/ }).click();
+    const shownMonth = page.locator('[data-dates-dropdown] button[aria-label^="15 "]:not([data-outside])');
+    const billingDay = (await shownMonth.getAttribute('aria-label')) ?? '';
+    await shownMonth.click();
+    const [, monthName, year] = billingDay.split(' ');
+    const month = [
+      'January',
+      'February',
+      'March',
+      'April',
+      'May',
+      'June',
+      'July',
+      'August',
+      'September',
+      'October',
+      'November',
+      'December',
+    ].indexOf(monthName ?? '');
+    const billingStart = `${year}-${String(month + 1).padStart(2, '0')}-15`;
     await page.getByRole('textbox', { name: /^Billing period length/ }).fill('2');
     await page.getByRole('switch', { name: 'Push notifications' }).check({ force: true });
     await page.getByRole('switch', { name: 'No notifications at night (22:00–7:00)' }).uncheck({ force: true });
@@ -252,7 +275,8 @@ describe('edit and overview in Chromium', () => {
     await page.getByText('Changes saved').waitFor();
 
     const saved = await api<Record<string, unknown>>(auth, 'GET', `devices/${device.id}`);
-    expect(saved).toMatchObject({ name: 'Main meter', friendlyName: 'Hall, left', billingStartDate: '2026-03-15', billingPeriodMonths: 2 });
+    expect(saved).toMatchObject({ name: 'Main meter', friendlyName: 'Hall, left', billingStartDate: billingStart, billingPeriodMonths: 2 });
+    expect(billingStart).toMatch(/^\d{4}-\d{2}-15$/);
     expect(saved.notifications).toEqual({
       pushEnabled: true,
       voltageDropThreshold: 7.5,

@@ -66,14 +66,15 @@ function hasCommand(cmd) {
 }
 
 /**
- * Debian packages, given as { package: command-it-provides }. As root they are installed with apt-get;
+ * Debian packages, given as { package: command-it-provides } (or an absolute path of a file it installs,
+ * for a package without a command, such as a Python module). As root they are installed with apt-get;
  * otherwise the missing ones are named and the script stops.
  *
  * @param {Record<string, string>} pkgs
  */
 export function ensureDebianPackages(pkgs) {
   const missing = Object.entries(pkgs)
-    .filter(([, cmd]) => !hasCommand(cmd))
+    .filter(([, cmd]) => (cmd.startsWith('/') ? !existsSync(cmd) : !hasCommand(cmd)))
     .map(([pkg]) => pkg);
   if (missing.length === 0) return;
   if (!isRoot) {

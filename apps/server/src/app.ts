@@ -17,10 +17,11 @@ import { errorBody, frameworkErrorOptions, registerErrorHandling } from './http/
 import { collectRoutes, registerApiDocs } from './http/openapi.js';
 import { registerRateLimits } from './http/rate-limits.js';
 import { AppMetrics } from './metrics/metrics.js';
-import { registerMetrics } from './metrics/metrics.routes.js';
+import { METRICS_PATH, registerMetrics } from './metrics/metrics.routes.js';
 import { AccountsRepository } from './modules/accounts/accounts.repository.js';
 import { accountsRoutes } from './modules/accounts/accounts.routes.js';
 import { AccountsService } from './modules/accounts/accounts.service.js';
+import { createAnalytics } from './modules/analytics/index.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { createTelemetry } from './modules/telemetry.js';
 import { createRealtime } from './realtime/index.js';
@@ -154,7 +155,8 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
   );
   const telemetry = await createTelemetry(app, base);
   const realtime = await createRealtime(app, base, telemetry);
-  const ctx: AppContext = { ...base, telemetry, realtime, routes };
+  const analytics = await createAnalytics(app, base, telemetry, realtime);
+  const ctx: AppContext = { ...base, telemetry, realtime, analytics, routes };
 
   const indexHtml = path.join(config.webDistDir, 'index.html');
   const hasWeb = existsSync(indexHtml);
@@ -174,7 +176,8 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
   }
   app.setNotFoundHandler((req, reply) => {
     const url = req.url.split('?')[0] ?? '';
-    const isApi = url.startsWith('/api/') || url === '/api' || url.startsWith('/hubs/');
+    // /metrics is the server's (on when METRICS_TOKEN is set): off, a scraper gets 404, not the web app.
+    const isApi = url.startsWith('/api/') || url === '/api' || url.startsWith('/hubs/') || url === METRICS_PATH;
     // A file of the build that does not exist (an old hashed chunk after a deploy) is a 404, never the
     // index page: a script tag would otherwise run HTML and the chunk loader could not tell it failed.
     const isAsset = url.startsWith('/assets/');

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_APP_VERSION } from '@phasewatch/shared';
+import { DEFAULT_COLLECTOR_NETWORKS, parseNetworks } from './collectors/network-guard.js';
 import type { RateLimits } from './http/rate-limits.js';
 
 export interface AppConfig {
@@ -60,6 +61,27 @@ export interface AppConfig {
   energyGapLimitMs: number;
   /** PostgreSQL connections per server instance (`PG_POOL_SIZE`, default 10). */
   pgPoolSize: number;
+  /** Background jobs (exports) this instance runs at once (`JOB_CONCURRENCY`, default 1; 0: none). */
+  jobConcurrency: number;
+  /**
+   * Unfinished jobs of a queue on all instances past which a start answers 503 (`JOB_QUEUE_LIMIT`, default 16);
+   * one user may have a quarter of them.
+   */
+  jobQueueLimit: number;
+  /** Whether this instance reads collected devices (`COLLECTORS`, default on; off on all but one of several instances). */
+  collectors: boolean;
+  /** Networks collectors may connect to (`COLLECTOR_NETWORKS`, CIDR list; default loopback and the private ranges). */
+  collectorNetworks: string[];
+  /** Where the Fox UDP discovery request goes (`COLLECTOR_DISCOVERY_ADDRESS`, default the broadcast 255.255.255.255:1918). */
+  collectorDiscovery: { host: string; port: number };
+}
+
+function hostPort(value: string | undefined, fallback: { host: string; port: number }, name: string): { host: string; port: number } {
+  if (value === undefined || value === '') return fallback;
+  const m = /^(\d{1,3}(?:\.\d{1,3}){3})(?::(\d{1,5}))?$/.exec(value.trim());
+  const port = m?.[2] === undefined ? fallback.port : Number(m[2]);
+  if (!m || port < 1 || port > 65535) throw new Error(`${name} must be an IPv4 address with an optional port, got "${value}"`);
+  return { host: m[1] as string, port };
 }
 
 function ratio(value: string | undefined, fallback: number, name: string): number {
@@ -105,6 +127,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   // A demo sign-in with a published password must not appear on a reachable server by accident:
   // off by default beyond loopback, unless DEMO_ACCOUNT=on says so.
   const demoDisabled = env.DEMO_ACCOUNT ? !bool(env.DEMO_ACCOUNT, true) : !loopback;
+  const collectorNetworks = env.COLLECTOR_NETWORKS
+    ? env.COLLECTOR_NETWORKS.split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : DEFAULT_COLLECTOR_NETWORKS;
+  // A typo in the allow-list stops the start instead of silently allowing less (or nothing).
+  parseNetworks(collectorNetworks);
   return {
     port,
     host,
@@ -142,5 +171,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     energyJitterRatio: ratio(env.ENERGY_JITTER_RATIO, 0.9, 'ENERGY_JITTER_RATIO'),
     energyGapLimitMs: int(env.ENERGY_GAP_LIMIT_MINUTES, 15, 'ENERGY_GAP_LIMIT_MINUTES') * 60_000,
     pgPoolSize: Math.max(1, int(env.PG_POOL_SIZE, 10, 'PG_POOL_SIZE')),
+    jobConcurrency: int(env.JOB_CONCURRENCY, 1, 'JOB_CONCURRENCY'),
+    jobQueueLimit: Math.max(1, int(env.JOB_QUEUE_LIMIT, 16, 'JOB_QUEUE_LIMIT')),
+    collectors: bool(env.COLLECTORS, true),
+    collectorNetworks,
+    collectorDiscovery: hostPort(env.COLLECTOR_DISCOVERY_ADDRESS, { host: '255.255.255.255', port: 1918 }, 'COLLECTOR_DISCOVERY_ADDRESS'),
   };
 }

@@ -4,6 +4,7 @@ import type { EventBus } from './events/bus.js';
 import type { RouteInfo } from './http/openapi.js';
 import type { AppMetrics } from './metrics/metrics.js';
 import type { AccountsService } from './modules/accounts/accounts.service.js';
+import type { Analytics } from './modules/analytics/index.js';
 import type { Telemetry } from './modules/telemetry.js';
 import type { Realtime } from './realtime/index.js';
 import type { Storage } from './storage/database.js';
@@ -28,6 +29,8 @@ export interface BaseContext {
 export interface AppContext extends BaseContext {
   telemetry: Telemetry;
   realtime: Realtime;
+  /** Heatmaps, tables, comparisons, exports and the job queue. */
+  analytics: Analytics;
   /** Every route the app registered (the gates walk it: a new route is covered without being listed). */
   routes: readonly RouteInfo[];
 }

@@ -84,6 +84,10 @@ describe.each(DIALECTS)('fuzzing gate on %s', (dialect) => {
       bodyLimitBytes: BODY_LIMIT,
       // The handlers are the target here, not the limiter (which has its own tests).
       rateLimits: { ingest: { max: 0, windowMs: 60_000 }, reads: { max: 0, windowMs: 60_000 }, jobs: { max: 0, windowMs: 60_000 } },
+      // Exports the requests start stay queued (no worker spends the gate's time on them) and the queue is
+      // never full: its 503 is a designed answer with its own test, not a failure to find here.
+      jobConcurrency: 0,
+      jobQueueLimit: 1_000_000,
     });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const addr = t.app.server.address();
@@ -115,8 +119,8 @@ describe.each(DIALECTS)('fuzzing gate on %s', (dialect) => {
       creds: { bearer: u.token, deviceKey: device.ingestKey },
       hints: {
         id: [String(id)],
-        from: [iso(now - 7_200_000), String(now - 7_200_000), iso(now - 3 * 86_400_000)],
-        to: [iso(now), String(now + 60_000)],
+        from: [iso(now - 7_200_000), String(now - 7_200_000), iso(now - 3 * 86_400_000), iso(now).slice(0, 10)],
+        to: [iso(now), String(now + 60_000), iso(now + 86_400_000).slice(0, 10)],
         interval: ['raw', '15m', '30m', '1h', '24h'],
         params: ['vave1,eai1', 'pave1'],
         ts: [iso(now - 90_000), iso(now - 30_000), iso(now - 5_000)],
@@ -127,6 +131,21 @@ describe.each(DIALECTS)('fuzzing gate on %s', (dialect) => {
         country: ['PL', 'TR'],
         timezone: ['Europe/Warsaw', 'europe/istanbul'],
         language: ['en', 'tr'],
+        deviceId: [id, String(id)],
+        deviceIds: [String(id), `${id},${id + 1}`],
+        kind: ['daily', 'weekly', 'monthly', 'yearly'],
+        parameter: ['energy', 'vave1'],
+        parameters: [['vave1', 'eai1'], []],
+        format: ['csv', 'pdf'],
+        fileName: ['report', 'a/b'],
+        name: ['Kitchen'],
+        series: [[{ deviceId: id, parameter: 'vave1' }]],
+        items: [
+          [
+            { deviceId: id, from: iso(now - 7_200_000), to: iso(now) },
+            { deviceId: id, from: iso(now - 86_400_000), to: iso(now - 3_600_000) },
+          ],
+        ],
       },
       dictionary: {
         strings: [
@@ -150,6 +169,11 @@ describe.each(DIALECTS)('fuzzing gate on %s', (dialect) => {
           String(now),
           '2026-01-01 00:00:00',
           '2026-03-29',
+          '2026-11-20',
+          'daily',
+          'energy',
+          'csv',
+          'pdf',
           'Europe/Warsaw',
           'America/Argentina/ComodRivadavia',
           'PL',

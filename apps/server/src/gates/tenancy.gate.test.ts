@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DOCS_PATH, type RouteInfo } from '../http/openapi.js';
 import { buildTestApp, signUp, type TestApp } from '../test/app.js';
+import { fakeFox } from '../test/collectors/fake-devices.js';
 import { arbitraryFor, type Json, type JsonSchema } from '../test/fuzz/schema-arbitrary.js';
 import { DIALECTS } from '../test/storage.js';
 
@@ -18,9 +19,32 @@ interface Owned {
   snapshot(): Promise<unknown>;
   /** Text only A's object contains, which must never appear in B's answers. */
   markers: string[];
+  /**
+   * A body for a route (`METHOD url`) that A's own request must be able to use (one naming A's other
+   * objects, which a generated body cannot); generated bodies otherwise.
+   */
+  body?(route: string): Json | undefined;
+}
+
+/** Waits for an export of A to finish, so its snapshot no longer moves. */
+async function exportDone(app: FastifyInstance, owner: User, id: string): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    const res = await app.inject({ method: 'GET', url: `/api/exports/${id}`, headers: owner.auth });
+    const status = (res.json() as { status?: string }).status;
+    if (status === 'done') return;
+    if (status === 'failed') throw new Error(`export fixture failed: ${res.body}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('export fixture did not finish');
 }
 
 let fixtures = 0;
+let fox: ReturnType<typeof fakeFox> | null = null;
+async function gateFox() {
+  if (!fox) fox = await fakeFox().start();
+  return fox;
+}
+afterAll(async () => fox?.stop());
 
 /**
  * How to create a user-owned object, by the resource segment its routes put before the id
@@ -32,14 +56,24 @@ const OWNED_RESOURCES: Record<string, (app: FastifyInstance, owner: User) => Pro
     const marker = `A-only-${Math.random().toString(36).slice(2, 10)}`;
     const n = fixtures++;
     const mac = `02:AA:00:00:${String(Math.floor(n / 100)).padStart(2, '0')}:${String(n % 100).padStart(2, '0')}`;
+    // Read by a collector (a fake Fox on loopback), so its collector routes have something to answer A;
+    // polled once at creation, then not for an hour, so nothing changes under the snapshots.
+    const fox = await gateFox();
     const res = await app.inject({
       method: 'POST',
       url: '/api/devices',
       headers: owner.auth,
-      payload: { name: marker, mac, typeCode: 13, model: marker },
+      payload: { name: marker, mac, typeCode: 13, model: marker, source: { kind: 'fox-energy', address: fox.url, pollSeconds: 3600 } },
     });
     if (res.statusCode !== 200) throw new Error(`device fixture: ${res.statusCode} ${res.body}`);
     const { device, ingestKey } = res.json() as { device: { id: number }; ingestKey: string };
+    await expect
+      .poll(
+        async () =>
+          (await app.inject({ method: 'GET', url: `/api/devices/${device.id}`, headers: owner.auth })).json().latestReading?.values?.vave1,
+        { timeout: 20_000 },
+      )
+      .toBe(239.7);
     const now = Date.now();
     const readings = Array.from({ length: 30 }, (_, i) => ({
       ts: new Date(now - (30 - i) * 60_000).toISOString(),
@@ -63,6 +97,45 @@ const OWNED_RESOURCES: Record<string, (app: FastifyInstance, owner: User) => Pro
           readings: await read(`/api/devices/${id}/readings?from=${now - 3_600_000}&to=${now + 60_000}&interval=raw`),
         };
       },
+    };
+  },
+  exports: async (app, owner) => {
+    const device = await OWNED_RESOURCES.devices?.(app, owner);
+    const marker = `A-export-${Math.random().toString(36).slice(2, 10)}`;
+    const now = Date.now();
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/exports',
+      headers: owner.auth,
+      payload: {
+        deviceId: Number(device?.params.id),
+        parameters: ['pave1', 'eai1'],
+        from: new Date(now - 3_600_000).toISOString(),
+        to: new Date(now + 60_000).toISOString(),
+        interval: 'raw',
+        format: 'csv',
+        fileName: marker,
+      },
+    });
+    if (res.statusCode !== 202) throw new Error(`export fixture: ${res.statusCode} ${res.body}`);
+    const id = (res.json() as { id: string }).id;
+    await exportDone(app, owner, id);
+    const read = async () => (await app.inject({ method: 'GET', url: `/api/exports/${id}`, headers: owner.auth })).json() as unknown;
+    return { params: { id }, markers: [marker, ...(device?.markers ?? [])], snapshot: read };
+  },
+  comparisons: async (app, owner) => {
+    const device = await OWNED_RESOURCES.devices?.(app, owner);
+    const marker = `A-cmp-${Math.random().toString(36).slice(2, 8)}`;
+    const series = [{ deviceId: Number(device?.params.id), parameter: 'vave1' }];
+    const res = await app.inject({ method: 'POST', url: '/api/comparisons', headers: owner.auth, payload: { name: marker, series } });
+    if (res.statusCode !== 200) throw new Error(`comparison fixture: ${res.statusCode} ${res.body}`);
+    const id = String((res.json() as { id: number }).id);
+    return {
+      params: { id },
+      markers: [marker],
+      snapshot: async () => (await app.inject({ method: 'GET', url: '/api/comparisons', headers: owner.auth })).json() as unknown,
+      // A valid change of A's comparison names A's device (a generated one names nobody's).
+      body: (route) => (route === 'PUT /api/comparisons/:id' ? { name: 'Renamed', series } : undefined),
     };
   },
 };
@@ -89,10 +162,10 @@ describe('tenancy gate coverage', () => {
       uncovered([
         { method: 'GET', url: '/api/devices/:id', schema: undefined },
         { method: 'GET', url: '/api/locations/:id', schema: undefined },
-        { method: 'PUT', url: '/api/comparisons/:id', schema: undefined },
+        { method: 'PUT', url: '/api/widgets/:id', schema: undefined },
         { method: 'GET', url: '/api/devices', schema: undefined },
       ]),
-    ).toEqual(['GET /api/locations/:id', 'PUT /api/comparisons/:id']);
+    ).toEqual(['GET /api/locations/:id', 'PUT /api/widgets/:id']);
   });
 });
 
@@ -164,7 +237,8 @@ describe.each(DIALECTS)('tenancy gate on %s', (dialect) => {
       let answered: number | undefined;
       let usedBody: Json | undefined;
       // The first body that passes validation (a refine the JSON Schema cannot say may refuse some).
-      for (const body of bodies(route.method, route.url)) {
+      const given = owned.body?.(name);
+      for (const body of given === undefined ? bodies(route.method, route.url) : [given]) {
         const res = await t.app.inject({
           method: route.method as 'GET',
           url,

@@ -17,14 +17,21 @@ export type RateLimitName = keyof RateLimits;
 
 /**
  * Which routes are limited, and by which limit (`METHOD url` as registered). One table, so the policy is
- * read in one place; routes.test checks that every entry names a route the app has. Job routes (exports)
- * join with `jobs` when they arrive.
+ * read in one place; routes.test checks that every entry names a route the app has.
  */
 export const RATE_LIMITED_ROUTES: Readonly<Record<string, RateLimitName>> = {
   'POST /api/ingest': 'ingest',
   'GET /api/devices': 'reads',
   'GET /api/devices/:id/readings': 'reads',
   'GET /api/devices/:id/energy': 'reads',
+  'POST /api/exports': 'jobs',
+  'GET /api/analytics/heatmap': 'reads',
+  'GET /api/analytics/consumption': 'reads',
+  'POST /api/analytics/sums': 'reads',
+  // Each connects to devices from the server: bounded like an expensive read.
+  'POST /api/collectors/test': 'reads',
+  'POST /api/devices/:id/collector/test': 'reads',
+  'GET /api/collectors/discover': 'reads',
 };
 
 /**

@@ -12,7 +12,7 @@ import {
 import type { EventBus } from '../events/bus.js';
 import { ApiError, keyedError, unauthorized } from '../http/errors.js';
 import type { FailureCounter } from '../http/rate-limits.js';
-import type { IngestMetrics } from '../metrics/metrics.js';
+import type { IngestMetrics, IngestSource } from '../metrics/metrics.js';
 import type { IngestIdentity } from '../modules/devices/devices.repository.js';
 import type { DevicesService } from '../modules/devices/devices.service.js';
 import type { BatchWriter } from './batch-writer.js';
@@ -162,11 +162,7 @@ export class IngestService {
    * Checks every reading (catalogue names, timestamps within the window), then writes all of them in
    * one transaction; any bad reading rejects the whole request with 400 and nothing is written.
    */
-  async ingest(
-    device: IngestIdentity,
-    body: IngestRequest | ParsedIngest,
-    source: 'http' | 'mqtt' = 'http',
-  ): Promise<{ accepted: number }> {
+  async ingest(device: IngestIdentity, body: IngestRequest | ParsedIngest, source: IngestSource = 'http'): Promise<{ accepted: number }> {
     const now = this.now();
     const oldest = now - this.opts.rawRetentionDays * 86_400_000;
     if (body instanceof ParsedIngest) return this.ingestColumns(device, body, now, oldest, source);
@@ -212,7 +208,7 @@ export class IngestService {
     body: ParsedIngest,
     now: number,
     oldest: number,
-    source: 'http' | 'mqtt',
+    source: IngestSource,
   ): Promise<{ accepted: number }> {
     if (body.minTs < oldest || body.maxTs > now + MAX_FUTURE_SKEW_MS) {
       const errors: ApiFieldError[] = [];

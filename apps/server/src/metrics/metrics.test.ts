@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { HubConnectionBuilder } from '@microsoft/signalr';
 import { HUB_PATH } from '@phasewatch/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -94,6 +97,25 @@ describe('metrics off', () => {
       expect(t.ctx.routes.some((r) => r.url === '/metrics')).toBe(false);
     } finally {
       await t.close();
+    }
+  });
+
+  it('answers 404 at /metrics with the web app served too (not the app page of the history-API fallback)', async () => {
+    const webDir = mkdtempSync(path.join(os.tmpdir(), 'phasewatch-web-'));
+    writeFileSync(path.join(webDir, 'index.html'), '<!doctype html><title>Phasewatch</title>');
+    const t = await buildTestApp('sqlite', { webDistDir: webDir });
+    try {
+      for (const url of ['/metrics', '/metrics?x=1']) {
+        const res = await t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${TOKEN}` } });
+        expect(res.statusCode, url).toBe(404);
+        expect(res.headers['content-type'], url).toMatch(/^application\/json/);
+        expect(res.json().statusCode).toBe(404);
+      }
+      // The fallback still serves the app's routes.
+      expect((await t.app.inject({ method: 'GET', url: '/dashboard' })).body).toContain('<title>Phasewatch</title>');
+    } finally {
+      await t.close();
+      rmSync(webDir, { recursive: true, force: true });
     }
   });
 });

@@ -9,9 +9,12 @@ export interface WriterMetrics {
   commitObserved(seconds: number, readings: number): void;
 }
 
+/** How readings arrived: sent by devices (HTTP, MQTT) or read from them by a collector. */
+export type IngestSource = 'http' | 'mqtt' | 'collector';
+
 /** What ingest (HTTP and MQTT) reports after a batch is committed. */
 export interface IngestMetrics {
-  ingested(source: 'http' | 'mqtt', readings: number): void;
+  ingested(source: IngestSource, readings: number): void;
 }
 
 /** Reports to nobody: the default of the parts that take metrics (tests, tools). */
@@ -142,7 +145,7 @@ export class AppMetrics implements WriterMetrics, IngestMetrics {
     this.requestSeconds.observe({ method, route }, seconds);
   }
 
-  ingested(source: 'http' | 'mqtt', readings: number): void {
+  ingested(source: IngestSource, readings: number): void {
     this.ingestReadings.inc({ source }, readings);
     this.ingestBatches.inc({ source });
   }

@@ -5,6 +5,9 @@ import { BatchWriter } from '../ingest/batch-writer.js';
 import { ingestRoutes } from '../ingest/ingest.routes.js';
 import { IngestService } from '../ingest/ingest.service.js';
 import { MqttSubscriber } from '../ingest/mqtt.subscriber.js';
+import { CollectorsRepository } from './collectors/collectors.repository.js';
+import { collectorsRoutes } from './collectors/collectors.routes.js';
+import { CollectorsService } from './collectors/collectors.service.js';
 import { DevicesRepository } from './devices/devices.repository.js';
 import { devicesRoutes } from './devices/devices.routes.js';
 import { DevicesService } from './devices/devices.service.js';
@@ -28,6 +31,8 @@ export interface Telemetry {
   writer: BatchWriter;
   /** Null when no MQTT_URL is configured. */
   mqtt: MqttSubscriber | null;
+  /** Devices Phasewatch reads itself (Fox ENERGY, Shelly, Tasmota). */
+  collectors: CollectorsService;
   /** Runs the raw-retention cleanup now (also hourly in the background). */
   applyRetention(now?: number): Promise<void>;
   /** Rolls up every closed hour now (also continuously in the background); tests and benchmarks use it. */
@@ -63,9 +68,12 @@ export async function createTelemetry(app: FastifyInstance, base: BaseContext): 
       )
     : null;
 
+  const collectors = new CollectorsService(new CollectorsRepository(base.storage.db), devices, ingest, base.config, app.log, base.events);
+
   await app.register(
     async (api) => {
-      await api.register(devicesRoutes, { devices });
+      await api.register(devicesRoutes, { devices, collectors });
+      await api.register(collectorsRoutes, { collectors, devices });
       await api.register(readingsRoutes, { devices });
       await api.register(ingestRoutes, { ingest });
     },
@@ -82,6 +90,7 @@ export async function createTelemetry(app: FastifyInstance, base: BaseContext): 
   app.addHook('onReady', async () => {
     if (mqtt) await mqtt.start();
     compactor.start();
+    await collectors.start();
     timers.push(
       setInterval(
         background('status sweep', () => devices.announceStatusChanges()),
@@ -98,6 +107,7 @@ export async function createTelemetry(app: FastifyInstance, base: BaseContext): 
   // Before storage closes (onClose hooks run in reverse order of registration after this one).
   app.addHook('preClose', async () => {
     for (const t of timers) clearInterval(t);
+    await collectors.stop();
     await compactor.stop();
     await mqtt?.stop();
     await writer.flushed();
@@ -112,6 +122,7 @@ export async function createTelemetry(app: FastifyInstance, base: BaseContext): 
     ingest,
     writer,
     mqtt,
+    collectors,
     applyRetention,
     compactNow: (now) => compactor.runAll(now),
     rebuildDaysNow: () => compactor.runDayRebuilds(),

@@ -45,6 +45,10 @@ export interface Database {
   rollup_packed: RollupPackedTable;
   rollup_day: RollupDayTable;
   login_attempts: LoginAttemptsTable;
+  jobs: JobsTable;
+  export_chunks: ExportChunksTable;
+  comparisons: ComparisonsTable;
+  collectors: CollectorsTable;
 }
 
 /** Sign-in attempts per throttle key in the current window (see modules/accounts/login-throttle.ts). */
@@ -128,3 +132,72 @@ export type UserRow = Selectable<UsersTable>;
 export type NewUserRow = Insertable<UsersTable>;
 export type UserUpdate = Updateable<UsersTable>;
 export type RefreshTokenRow = Selectable<RefreshTokensTable>;
+
+/** The stored job queue (jobs/job-queue.ts): one row per background job. */
+export interface JobsTable {
+  /** A UUID: the hub's `exportReady` names it as text. */
+  id: string;
+  /** Which queue (and so which handler) the job belongs to: `exports`. */
+  queue: string;
+  user_id: number;
+  /** JSON of what the handler needs. */
+  payload: string;
+  status: 'queued' | 'running' | 'done' | 'failed';
+  /** 0…1 while running. */
+  progress: Generated<number>;
+  attempts: Generated<number>;
+  /** The instance running it, and until when its claim holds without a heartbeat. */
+  claimed_by: string | null;
+  lease_until: number | null;
+  created_at: number;
+  started_at: number | null;
+  finished_at: number | null;
+  /** When a finished job and its file are deleted. */
+  expires_at: number | null;
+  error: string | null;
+  /** JSON of what the handler answered (an export's size, columns). */
+  result: string | null;
+}
+
+/** A finished export's file, in pieces of up to 1 MB, in order of `seq`. */
+export interface ExportChunksTable {
+  job_id: string;
+  /** The run of the job that wrote it (the job's `attempts` then). */
+  attempt: number;
+  seq: number;
+  data: Uint8Array;
+}
+
+/** Saved comparisons of the analytics screen. */
+export interface ComparisonsTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  /** JSON array of `{ deviceId, parameter }`. */
+  series: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export type JobRow = Selectable<JobsTable>;
+export type ComparisonRow = Selectable<ComparisonsTable>;
+
+/** Devices Phasewatch reads itself (apps/server/src/collectors/): where, how often, and how it goes. */
+export interface CollectorsTable {
+  device_id: number;
+  user_id: number;
+  /** `fox-energy`, `shelly-gen2`, `shelly-gen1` or `tasmota`. */
+  kind: string;
+  /** URL of a polled device, or the MQTT topic of a Tasmota device. */
+  address: string;
+  /** The device's own key or password; needed to read it, never answered by the API. */
+  device_key: string | null;
+  poll_seconds: number;
+  last_success_at: number | null;
+  last_error: string | null;
+  last_error_key: string | null;
+  last_error_at: number | null;
+  failures: number;
+  created_at: number;
+}
+export type CollectorRow = Selectable<CollectorsTable>;

@@ -20,7 +20,13 @@ export interface TestApp {
 export async function buildTestApp(dialect: Dialect, overrides: Partial<AppConfig> = {}): Promise<TestApp> {
   const ts = await createTestStorage(dialect);
   const config: AppConfig = {
-    ...loadConfig({ DATA_DIR: ts.dataDir, JWT_SECRET: 'test-secret-for-signing-tokens-0123456789' }),
+    ...loadConfig({
+      DATA_DIR: ts.dataDir,
+      JWT_SECRET: 'test-secret-for-signing-tokens-0123456789',
+      // Tests talk to this machine only: collectors reach loopback alone, discovery never broadcasts.
+      COLLECTOR_NETWORKS: '127.0.0.0/8,::1/128',
+      COLLECTOR_DISCOVERY_ADDRESS: '127.0.0.1:9',
+    }),
     demo: null,
     simulate: false,
     webDistDir: '/nonexistent',

@@ -62,7 +62,19 @@ export const api = {
   deviceReadings: (id: string | number) => `devices/${id}/readings`,
   deviceLimits: (id: string | number) => `devices/${id}/limits`,
   deviceMeterValue: (id: string | number) => `devices/${id}/meter-value`,
+  deviceCollector: (id: string | number) => `devices/${id}/collector`,
+  deviceCollectorTest: (id: string | number) => `devices/${id}/collector/test`,
+  collectorTest: 'collectors/test',
+  collectorDiscover: 'collectors/discover',
   deviceNotifications: (id: string | number) => `devices/${id}/notifications`,
+  exports: 'exports',
+  export: (id: string) => `exports/${id}`,
+  exportDownload: (id: string) => `exports/${id}/download`,
+  heatmap: 'analytics/heatmap',
+  consumption: 'analytics/consumption',
+  sums: 'analytics/sums',
+  comparisons: 'comparisons',
+  comparison: (id: string | number) => `comparisons/${id}`,
 } as const;
 
 export const API_BASE_URL = '/api/';

@@ -1,30 +1,17 @@
-import { FALLBACK_TIMEZONE, isValidTimezone, SERVER_DATE_FORMAT } from '@phasewatch/shared';
+import { SERVER_DATE_FORMAT } from '@phasewatch/shared';
 import dayjs from 'dayjs';
 import customParseFormat from 'dayjs/plugin/customParseFormat';
 import timezone from 'dayjs/plugin/timezone';
 import utc from 'dayjs/plugin/utc';
 import { storedTimezone } from './auth-store';
 import { dateTimeFormat } from './intl';
+import { effectiveTimezone } from './timezone';
 
 dayjs.extend(customParseFormat);
 dayjs.extend(utc);
 dayjs.extend(timezone);
 
-const knownZones = new Map<string, boolean>();
-
-/**
- * The zone to show dates in: the given one when the runtime knows it, else the spec's fallback. Asked on
- * every render of a dated component; the runtime's answer (a new Intl.DateTimeFormat each time) is kept.
- */
-export function effectiveTimezone(tz: string | null | undefined): string {
-  if (!tz) return FALLBACK_TIMEZONE;
-  let known = knownZones.get(tz);
-  if (known === undefined) {
-    known = isValidTimezone(tz);
-    if (knownZones.size < 64) knownZones.set(tz, known);
-  }
-  return known ? tz : FALLBACK_TIMEZONE;
-}
+export { effectiveTimezone } from './timezone';
 
 /** Parses a server date (UTC `YYYY-MM-DD HH:mm:ss`); null when it is not one. */
 export function parseServerDate(value: string): Date | null {

@@ -1,5 +1,6 @@
 import { useCallback, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { honestNumberProps, type NumberText, numberOfText } from './number-input';
 
 /** The parts of a zod object schema the form needs (kept structural so the web app stays zod-agnostic). */
 interface Issue {
@@ -26,9 +27,11 @@ export type FieldErrors<V> = Partial<Record<keyof V & string, string>>;
  * section 5), the whole form on submit. Errors are i18n keys (`validation.*`) or server texts.
  */
 export function useSchemaForm<V extends Record<string, unknown>, Out>(schema: ObjectSchema<Out>, initial: V) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [values, setValues] = useState<V>(initial);
   const [errors, setErrors] = useState<FieldErrors<V>>({});
+  // Number fields as the user typed them ("1.", "-"): the input shows its text, the rule checks the number.
+  const [texts, setTexts] = useState<Partial<Record<keyof V & string, NumberText>>>({});
   const valuesRef = useRef(values);
   valuesRef.current = values;
   const initialRef = useRef(initial);
@@ -56,6 +59,7 @@ export function useSchemaForm<V extends Record<string, unknown>, Out>(schema: Ob
   const reset = useCallback((next: V) => {
     initialRef.current = next;
     setValues(next);
+    setTexts({});
     setErrors({});
   }, []);
 
@@ -95,5 +99,28 @@ export function useSchemaForm<V extends Record<string, unknown>, Out>(schema: Ob
     },
   });
 
-  return { values, errors, errorText, setValue, setErrors, validate, validateField, reset, textProps };
+  /**
+   * Props for a NumberInput of a number field: the text as typed, validated as the number it stands for
+   * (NaN when it is none: the rule says why); `nullable`: an empty field is null (no threshold). Nothing
+   * is clamped or rounded behind the user's back (see `honestNumberProps`).
+   */
+  const numberProps = (field: keyof V & string, opts: { nullable?: boolean } = {}) => {
+    const v = values[field];
+    const shown = texts[field] ?? (typeof v === 'number' && !Number.isNaN(v) ? v : '');
+    return {
+      ...honestNumberProps(i18n.language),
+      name: field,
+      value: shown,
+      error: errorText(field),
+      onChange: (next: NumberText) => {
+        setTexts((cur) => ({ ...cur, [field]: next }));
+        setValue(field, (opts.nullable && next === '' ? null : numberOfText(next)) as V[typeof field]);
+      },
+      onBlur: () => {
+        if (valuesRef.current[field] !== initialRef.current[field]) validateField(field, valuesRef.current[field]);
+      },
+    };
+  };
+
+  return { values, errors, errorText, setValue, setErrors, validate, validateField, reset, textProps, numberProps };
 }

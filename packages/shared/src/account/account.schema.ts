@@ -40,6 +40,8 @@ export const timezoneSchema = z
 export const languageSchema = z.enum(LANGUAGES, { error: 'validation.language' });
 
 export const fullNameSchema = singleLineText(100);
+/** The profile's full name: required there (spec section 5: required fields cannot be empty). */
+export const requiredFullNameSchema = fullNameSchema.min(1, { error: 'validation.required' });
 
 /** Sign-in: spec section 5's "Password: at least 4 characters" holds for every password field, this one too. */
 export const loginRequestSchema = z.strictObject({
@@ -59,7 +61,7 @@ export type RegisterRequest = z.input<typeof registerRequestSchema>;
 
 /** Profile update: the email cannot change, so it is not accepted here. */
 export const updateProfileRequestSchema = z.strictObject({
-  fullName: fullNameSchema,
+  fullName: requiredFullNameSchema,
   country: countrySchema,
   timezone: timezoneSchema,
   language: languageSchema,

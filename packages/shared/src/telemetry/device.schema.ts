@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { collectorSourceSchema } from '../collectors/collector.schema.js';
 import { LIMIT_CRITICAL_MAX, LIMIT_CRITICAL_MIN, LIMIT_WARNING_MAX, LIMIT_WARNING_MIN } from '../constants.js';
 import { singleLineText } from '../validation/text.js';
 import { WEAK_SIGNAL_DBM } from './parameters.js';
@@ -110,8 +111,13 @@ const deviceFields = {
     .optional(),
 };
 
-/** `POST /api/devices`. */
-export const createDeviceRequestSchema = z.strictObject(deviceFields);
+/**
+ * `POST /api/devices`. With `source` Phasewatch reads the device itself (a collector); its MAC may then be
+ * left out and is taken from the device (or made up from its address when the device does not say it).
+ */
+export const createDeviceRequestSchema = z
+  .strictObject({ ...deviceFields, mac: macSchema.optional(), source: collectorSourceSchema.optional() })
+  .refine((b) => b.mac !== undefined || b.source !== undefined, { error: 'validation.required', path: ['mac'] });
 export type CreateDeviceRequest = z.input<typeof createDeviceRequestSchema>;
 
 /** `PUT /api/devices/:id`: every field optional, the rest keep their values. */

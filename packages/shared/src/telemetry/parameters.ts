@@ -67,7 +67,9 @@ export const PARAMETERS: readonly ParameterInfo[] = [
   { name: 'idc2', unit: 'A', kind: 'instant', phase: null, group: 'dc', domain: DC },
   // A device's alarm code or bit mask: a 32-bit unsigned whole number.
   { name: 'alarm', unit: '', kind: 'state', phase: null, group: 'status', domain: { min: 0, max: 4_294_967_295, integer: true } },
-  { name: 'balance', unit: 'W', kind: 'instant', phase: null, group: 'power', domain: POWER },
+  // Net (balanced) three-phase energy, the counters a utility's meter bills: import here, export in
+  // `balance_export` (formula in energy/balance.ts).
+  { name: 'balance', unit: 'kWh', kind: 'counter', phase: null, group: 'energy', domain: COUNTER },
   { name: 'tempmain', unit: '°C', kind: 'instant', phase: null, group: 'thermostat', domain: TEMPERATURE },
   { name: 'tempset', unit: '°C', kind: 'instant', phase: null, group: 'thermostat', domain: TEMPERATURE },
   // The output relay: off or on.
@@ -79,6 +81,8 @@ export const PARAMETERS: readonly ParameterInfo[] = [
   { name: 'power3phases', unit: 'W', kind: 'instant', phase: null, group: 'power', domain: { min: -3e8, max: 3e8 } },
   // WiFi signal strength.
   { name: 'rssi', unit: 'dBm', kind: 'instant', phase: null, group: 'status', domain: { min: -150, max: 0 } },
+  // Last on purpose: stored layouts address parameters by their index in this list.
+  { name: 'balance_export', unit: 'kWh', kind: 'counter', phase: null, group: 'energy', domain: COUNTER },
 ];
 
 export const PARAMETER_NAMES: readonly string[] = PARAMETERS.map((p) => p.name);

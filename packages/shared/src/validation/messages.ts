@@ -30,6 +30,10 @@ export const VALIDATION_MESSAGES = {
   'validation.id': 'must be a positive whole number written in decimal digits',
   'validation.controlCharacters': 'must not contain control characters',
   'validation.invalidText': 'must be valid Unicode text (it has an unpaired surrogate)',
+  'validation.fileName': 'must not contain / \\ : * ? " < > | or be only dots',
+  'validation.duplicateSeries': 'each device and parameter may appear once',
+  'validation.collectorKind': 'must be one of fox-energy, shelly-gen2, shelly-gen1, tasmota',
+  'validation.collectorAddress': 'must be a device URL such as http://192.168.1.20 (Tasmota: its MQTT topic)',
 } as const;
 export type ValidationMessageKey = keyof typeof VALIDATION_MESSAGES;
 
@@ -47,6 +51,10 @@ export const ERROR_MESSAGES = {
   'errors.deviceNotFound': 'Device not found',
   'errors.unauthorized': 'Unauthorized',
   'errors.unknownField': 'unknown field',
+  /** 503 of a job start when the queue is full (spec section 8); the web shows its `messages.exportBusy`. */
+  'messages.exportBusy': 'Export is unavailable because the server is busy. Try again later.',
+  'errors.collectorTestFailed': 'the device could not be read',
+  'errors.collectorNotFound': 'This device is not read by a collector',
 } as const;
 export type ErrorMessageKey = keyof typeof ERROR_MESSAGES;
 

@@ -177,6 +177,8 @@ describe.each(DIALECTS)('accounts on %s', (dialect) => {
       [{ fullName: 'F', country: 'DE', timezone: 'Nowhere/City', language: 'en' }, 'timezone'],
       [{ fullName: 'F', country: '', timezone: 'Europe/Berlin', language: 'en' }, 'country'],
       [{ fullName: 7, country: 'DE', timezone: 'Europe/Berlin', language: 'en' }, 'fullName'],
+      [{ fullName: '', country: 'DE', timezone: 'Europe/Berlin', language: 'en' }, 'fullName'],
+      [{ fullName: '   ', country: 'DE', timezone: 'Europe/Berlin', language: 'en' }, 'fullName'],
     ])('rejects %o on %s and keeps the profile', async (payload, field) => {
       const u = await signUp(t.app);
       const res = await post('/api/account/update', payload, u.auth);

@@ -8,21 +8,31 @@ import {
   meterValueSchema,
   notificationSettingsSchema,
   updateDeviceRequestSchema,
+  validationMessage,
 } from '@phasewatch/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { badRequest } from '../../http/errors.js';
+import type { CollectorsService } from '../collectors/collectors.service.js';
 import type { DevicesService } from './devices.service.js';
 
 /** `:id` of a device: canonical decimal digits only (`parseId`); an id no row can have answers 404. */
 export const deviceIdParams = z.strictObject({ id: idParamSchema });
 
 /** Devices of the signed-in user; another user's device answers 404. */
-export const devicesRoutes: FastifyPluginAsyncZod<{ devices: DevicesService }> = async (app, { devices }) => {
+export const devicesRoutes: FastifyPluginAsyncZod<{ devices: DevicesService; collectors?: CollectorsService }> = async (
+  app,
+  { devices, collectors },
+) => {
   app.addHook('onRequest', app.authenticate);
 
-  app.post('/devices', { schema: { body: createDeviceRequestSchema, response: { 200: createDeviceResponseSchema } } }, async (req) =>
-    devices.create(req.auth.userId, req.body),
-  );
+  app.post('/devices', { schema: { body: createDeviceRequestSchema, response: { 200: createDeviceResponseSchema } } }, async (req) => {
+    const { source, mac, ...rest } = req.body;
+    // A device Phasewatch reads itself: tested, registered and read by the collectors.
+    if (source && collectors) return collectors.createDevice(req.auth.userId, { ...rest, ...(mac ? { mac } : {}), source });
+    if (!mac) throw badRequest('mac', validationMessage('validation.required'));
+    return devices.create(req.auth.userId, { ...rest, mac });
+  });
 
   app.get('/devices', { schema: { response: { 200: z.array(deviceListItemSchema) } } }, async (req) => devices.list(req.auth.userId));
 

@@ -240,6 +240,16 @@ export class DevicesService {
       this.events.emit('deviceStatusChanged', { deviceId: c.id, userId: c.userId, status: c.status, weakSignal: c.weak });
   }
 
+  /** The user's timezone (collectors read Tasmota's local time in it), or undefined for no such user. */
+  async timezoneOf(userId: number): Promise<string | undefined> {
+    return (await this.repo.userTimezone(userId))?.timezone;
+  }
+
+  /** The newest reading of each of the user's devices (collectors continue counters from it after a restart). */
+  latestReadingsOf(userId: number): Promise<Map<number, LatestRawReading>> {
+    return this.repo.latestReadings(userId);
+  }
+
   allIds(): Promise<number[]> {
     return this.repo.allIds();
   }

@@ -438,6 +438,49 @@ export class ReadingsService {
     });
   }
 
+  /** The counters a device's energy figures come from (see `energySource`); empty when it sent none. */
+  energyCounters(deviceId: number, direction: EnergyDirection): Promise<string[]> {
+    return this.atWatermark(deviceId, (w) => this.energySource(deviceId, direction, w));
+  }
+
+  /**
+   * A readings answer over buckets of any edges (`edges`: ascending bucket starts, then the end of the
+   * last one), for spans no chart interval has: local hours, months, years (analytics, exports). The
+   * buckets are folded from a stored level whose bucket starts include every edge: `15m` for any
+   * quarter-hour edges, `1h` for whole UTC hours, `day` for local midnights of `tz`. Instantaneous
+   * figures are the exact mean, minimum and maximum of the readings in a bucket; counters its energy.
+   */
+  async readingsOver(
+    deviceId: number,
+    tz: string,
+    edges: ArrayLike<number>,
+    requested: '15m' | '1h' | 'day',
+    params: readonly string[],
+  ): Promise<ReadingsColumns> {
+    // Local days being rebuilt in another zone: their quarter-hours, folded the same way.
+    const source = requested === 'day' ? await this.daySource(deviceId, tz) : requested;
+    return this.atWatermark(deviceId, async (w) => {
+      const from = edges[0] as number;
+      const end = edges[edges.length - 1] as number;
+      const present = await this.present(deviceId, source, from, end, w);
+      const asked = params.filter((p) => present.includes(p));
+      const ps = paramSetOf(asked);
+      const finder = edgeFinder(edges);
+      let level: Level;
+      if (source === '15m') level = foldLevel(await this.quarters(deviceId, from, end, ps, w), ps, finder, this.rules);
+      else {
+        const stored = w > from ? await this.repo.levelOf(source, deviceId, from, Math.min(end, w), ps, tz) : emptyLevel(ps);
+        const tail = await this.quarters(deviceId, Math.max(from, w), end, ps, w);
+        level = foldLevel(concatLevels(stored, tail, ps), ps, finder, this.rules);
+      }
+      const before = await this.runsBefore(deviceId, from, ps, w);
+      const after = await this.readingsAfter(deviceId, end, ps.counter, w);
+      const out = this.answer('1h', from, end, tz, edges, level, ps, asked, before, after);
+      releaseLevel(level);
+      return out;
+    });
+  }
+
   async energy(deviceId: number, tz: string, device: EnergyDeviceInfo, now: number): Promise<EnergyResponse> {
     const daySource = await this.daySource(deviceId, tz);
     return this.atWatermark(deviceId, async (w) => {

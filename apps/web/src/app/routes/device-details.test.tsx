@@ -3,6 +3,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
+import { devicesQueryOptions } from '@/features/devices/api/get-devices';
 import { prefetchDevicePage } from '@/features/devices/detail/prefetch-device-page';
 import { RealtimeProvider } from '@/features/realtime/realtime-provider';
 import { authStore } from '@/lib/auth-store';
@@ -173,12 +174,40 @@ describe('device detail pages', { timeout: 30_000 }, () => {
     expect(await screen.findByText('12.00 kWh')).toBeInTheDocument();
   });
 
-  it("tells a missing or someone else's device apart, without leaving the page", async () => {
+  it("tells a missing or someone else's device apart with one request and a way back", async () => {
     const seen = mockApi({});
-    renderPage('/device-energy-details/77');
+    const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    authStore.setToken('t');
+    // As the route's loader does, then the page itself.
+    prefetchDevicePage(queryClient, 'energy', 77, new URLSearchParams());
+    renderPage('/device-energy-details/77', queryClient);
     expect(await screen.findByText('This device does not exist or belongs to someone else.')).toBeInTheDocument();
-    // Besides the device, only its charts' readings were asked for (they load beside it).
-    expect(seen.filter((u) => !u.startsWith('/api/devices/77/readings?'))).toEqual(['/api/devices/77']);
+    expect(screen.getByText('Seems there is nothing here')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Back to your devices' })).toHaveAttribute('href', '/dashboard');
+    await new Promise((r) => setTimeout(r, 300));
+    // Nothing but the device: no energy, no readings, no chart.
+    expect(seen).toEqual(['/api/devices/77']);
+  });
+
+  it('asks for a device of a typed address first, and for its data once it exists', async () => {
+    const seen = mockApi({
+      '/api/devices/5': () => json(DEVICE),
+      '/api/devices/5/energy': () => json(ENERGY),
+      '/api/devices/5/readings': () => json(READINGS),
+    });
+    const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    authStore.setToken('t');
+    prefetchDevicePage(queryClient, 'energy', 5, new URLSearchParams());
+    expect(seen).toEqual(['/api/devices/5']);
+    await waitFor(() => expect(seen).toContain('/api/devices/5/energy'));
+    // The device's last reading was a while ago (March): the charts open on the 24 hours up to it.
+    // The first chart's request (the "always on" card asks for the week before now).
+    const day = seen
+      .filter((u) => u.includes('interval=15m'))
+      .map((u) => new URL(u, 'http://x').searchParams)
+      .filter((q) => Number(q.get('to')) - Number(q.get('from')) === 86_400_000);
+    expect(day).toHaveLength(1);
+    expect(Number(day[0]?.get('to'))).toBe(SEEN + 3_600_000);
   });
 
   it("starts the page's first requests before it renders, and the page asks nothing twice", async () => {
@@ -194,7 +223,9 @@ describe('device detail pages', { timeout: 30_000 }, () => {
     expect(seen).toEqual([]);
 
     authStore.setToken('t');
-    // A wide screen (the lg breakpoint, 75em): the first screen holds a row of two charts.
+    // Coming from the dashboard: its list names the device, so its data is asked beside it.
+    queryClient.setQueryData(devicesQueryOptions().queryKey, [DEVICE]);
+    // A wide screen (the lg breakpoint, 75em): the first screen holds the first two charts.
     const original = window.matchMedia;
     window.matchMedia = (q: string) =>
       ({ matches: q === '(min-width: 75em)', media: q, addEventListener() {}, removeEventListener() {} }) as unknown as MediaQueryList;

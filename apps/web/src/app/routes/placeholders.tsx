@@ -30,7 +30,6 @@ function Placeholder({ titleKey, note }: { titleKey: string; note?: string }) {
   );
 }
 
-export const AnalyticsPage = () => <Placeholder titleKey="titles.comparativeAnalysis" />;
 export const LocationListPage = () => <Placeholder titleKey="titles.locationList" />;
 export const LocationViewPage = () => <Placeholder titleKey="titles.locations" />;
 export const LocationEditPage = () => <Placeholder titleKey="titles.locations" />;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { maxBridgeMs, withTimeGaps } from './chart-gaps';
+import { isolatedPoints, maxBridgeMs, withTimeGaps } from './chart-gaps';
 
 const M15 = 15 * 60_000;
 const px = (x: number) => x / 60_000; // a pixel a minute
@@ -25,5 +25,16 @@ describe('line gaps where buckets are missing', () => {
   it('bridges raw readings up to 15 minutes', () => {
     const xs = [0, 5 * 60_000, 10 * 60_000, 40 * 60_000];
     expect(withTimeGaps(xs, [1, 2, 3, 4], 0, 3, maxBridgeMs('raw', 60_000), px, [])).toEqual([[10, 40]]);
+  });
+});
+
+describe('points a line cannot show', () => {
+  it('are the values with no neighbour to join: a single reading, one bucket between gaps', () => {
+    const bridge = maxBridgeMs('15m', M15);
+    expect(isolatedPoints([0], [413], 0, 0, bridge)).toEqual([0]);
+    const xs = [0, M15, 2 * M15, 6 * M15, 9 * M15, 10 * M15];
+    expect(isolatedPoints(xs, [1, null, 3, 4, 5, 6], 0, 5, bridge)).toEqual([0, 2, 3]);
+    expect(isolatedPoints(xs, [1, 2, 3, 4, 5, 6], 0, 5, bridge)).toEqual([3]);
+    expect(isolatedPoints(xs, [null, null, null, null, null, null], 0, 5, bridge)).toEqual([]);
   });
 });

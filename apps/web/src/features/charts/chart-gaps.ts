@@ -44,3 +44,26 @@ export function withTimeGaps(
   }
   return out;
 }
+
+/**
+ * Indices of values a line cannot show (no neighbour it joins: the one before and the one after are
+ * missing, or further away than `maxDeltaMs`): drawn as points, so a device with one reading, or one
+ * bucket between gaps, shows it instead of an empty chart.
+ */
+export function isolatedPoints(
+  xs: ArrayLike<number>,
+  ys: ArrayLike<number | null | undefined>,
+  i0: number,
+  i1: number,
+  maxDeltaMs: number,
+): number[] {
+  const has = (i: number) => i >= i0 && i <= i1 && ys[i] !== null && ys[i] !== undefined;
+  const out: number[] = [];
+  for (let i = i0; i <= i1; i++) {
+    if (!has(i)) continue;
+    const joinsBefore = has(i - 1) && (xs[i] as number) - (xs[i - 1] as number) <= maxDeltaMs;
+    const joinsAfter = has(i + 1) && (xs[i + 1] as number) - (xs[i] as number) <= maxDeltaMs;
+    if (!joinsBefore && !joinsAfter) out.push(i);
+  }
+  return out;
+}

@@ -103,7 +103,14 @@ function threePhase(view: PhaseView, group: ChartGroup): ChartSpec | null {
       };
     case 'balance':
       return view === 'summary'
-        ? { id: 'balance', group, unit: 'W', style: 'line', optional: true, series: [line('balance', COLORS.total)] }
+        ? {
+            id: 'balance',
+            group,
+            unit: 'kWh',
+            style: 'bars',
+            optional: true,
+            series: [line('balance', COLORS.import), line('balance_export', COLORS.export)],
+          }
         : null;
     default:
       return null;
@@ -254,12 +261,21 @@ export function chartParams(spec: ChartSpec): string[] {
   return [...new Set([...spec.series.map((s) => s.param), ...(spec.stateBand ? [spec.stateBand] : [])])];
 }
 
+/** Charts a phone user rarely needs: on a phone they fold under a button, below the others. */
+const SECONDARY = new Set(['powerFactor', 'frequency', 'reactiveEnergy', 'balance', 'other']);
+
+/** Whether a chart is one a phone user rarely needs (power factor, frequency, reactive energy, …). */
+export function isSecondaryChart(spec: Pick<ChartSpec, 'group'>): boolean {
+  return SECONDARY.has(spec.group);
+}
+
 /**
- * How many of a device page's charts start in its first screen, known before layout (the header, the
- * device's summary and the range controls take ~770 px of a wide screen): the first row — two side by
- * side from the `lg` breakpoint (75em), else one — and on a wide screen taller than ~1,180 px the second
- * row too. These charts ask for their readings as the route matches and draw as soon as they arrive; the
- * others wait until they come near the viewport.
+ * How many of a device page's charts start in its first screen, known before layout (the header and
+ * the range controls take ~250 px; the first chart comes next): from the `lg` breakpoint (75em) the
+ * first two charts, one above the other beside the device's summary, and on a wide screen taller than
+ * ~1,180 px the row of two below them too; on narrower screens the first chart. These charts ask for
+ * their readings as the route matches and draw as soon as they arrive; the others wait until they come
+ * near the viewport.
  */
 export function chartsInFirstScreen(): number {
   if (typeof window === 'undefined' || typeof window.matchMedia !== 'function') return 2;

@@ -19,3 +19,22 @@ export function bucketFormatter(interval: ReadingInterval, locale: string, timeZ
       : dateTimeFormat(locale, { timeZone, year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
   return (ts) => f.format(ts);
 }
+
+/** Fraction digits of an axis step (uPlot's steps are 1, 2, 2.5 and 5 times a power of ten). */
+function stepDigits(step: number): number {
+  const frac = String(Number(step.toPrecision(6))).split('.')[1];
+  return Math.min(6, frac?.length ?? 0);
+}
+
+/**
+ * Labels of a value axis' ticks: each in the unit's usual digits, unless two would read the same (a
+ * narrow range, e.g. one reading: "413 W, 413 W, 412 W"); then every label gets the digits of the
+ * step between ticks ("412.5 W", "413.0 W").
+ */
+export function valueTickLabels(ticks: readonly number[], step: number, unit: string, locale: string): string[] {
+  const labels = ticks.map((v) => formatChartValue(v, unit, locale));
+  if (new Set(labels).size === labels.length) return labels;
+  const d = stepDigits(step);
+  const f = numberFormat(locale, { minimumFractionDigits: d, maximumFractionDigits: d });
+  return ticks.map((v) => (unit ? `${f.format(v)} ${unit}` : f.format(v)));
+}

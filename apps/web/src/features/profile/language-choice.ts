@@ -16,6 +16,9 @@ import { updateProfile } from './api/update-profile';
  */
 
 async function saveProfileLanguage(user: User, language: Language): Promise<void> {
+  // A profile saves whole, and its full name is required: an account registered without one keeps the
+  // language in this browser until the profile form (which asks for the name) is saved.
+  if (!user.fullName.trim()) return;
   try {
     const saved = await updateProfile({ fullName: user.fullName, country: user.country, timezone: user.timezone, language });
     if (authStore.get().user?.id !== saved.id) return;

@@ -38,6 +38,8 @@ export interface ChartCardProps {
   height?: number;
   /** A chart of the first screen: asks for its readings and draws without waiting for the viewport. */
   eager?: boolean;
+  /** False until the device is known to exist: nothing is asked for a device id that names none. */
+  ready?: boolean;
   /** False while the page above the chart is still loading (its height not yet final): not "near" yet. */
   observe?: boolean;
   /** Called once the chart has its data (the page then lets the charts further down load). */
@@ -74,6 +76,7 @@ export const ChartCard = memo(function ChartCard({
   compare,
   height = 240,
   eager = false,
+  ready = true,
   observe = true,
   onLoaded,
 }: ChartCardProps) {
@@ -82,12 +85,12 @@ export const ChartCard = memo(function ChartCard({
   const [ref, inView] = useInView<HTMLDivElement>('200px', eager, observe);
   const [mode, setMode] = useState<'chart' | 'table'>('chart');
   const params = useMemo(() => chartParams(spec), [spec]);
-  const readings = useReadings({ deviceId, ...range, params }, inView);
+  const readings = useReadings({ deviceId, ...range, params }, inView && ready);
   const UplotChart = useChartComponent(inView);
   const offset = spec.comparable ? compareOffset(compare, range.from) : 0;
   const prev = useReadings(
     { deviceId, from: range.from - offset, to: range.to - offset, interval: range.interval, params },
-    inView && offset > 0,
+    inView && ready && offset > 0,
   );
 
   // Pushed readings after the answer arrived are merged into it (the first one seen is already in it).

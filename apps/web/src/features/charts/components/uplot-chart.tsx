@@ -7,8 +7,9 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { dateTimeFormat } from '@/lib/intl';
 import { type ChartData, INTERVAL_MS, splitEstimated } from '../chart-data';
-import { maxBridgeMs, withTimeGaps } from '../chart-gaps';
+import { isolatedPoints, maxBridgeMs, withTimeGaps } from '../chart-gaps';
 import type { ChartSpec } from '../chart-specs';
+import { valueTickLabels } from '../format';
 import classes from './uplot-chart.module.css';
 
 type Values = (number | null)[];
@@ -107,6 +108,43 @@ function tickFormatters(locale: string, timeZone: string) {
   };
 }
 
+let measurer: CanvasRenderingContext2D | null | undefined;
+/** Width in CSS pixels of an axis label in uPlot's axis font (12 px system-ui). */
+function labelWidth(text: string): number {
+  if (measurer === undefined) {
+    measurer = document.createElement('canvas').getContext('2d');
+    if (measurer) measurer.font = '12px system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif';
+  }
+  return measurer ? measurer.measureText(text).width : text.length * 7;
+}
+
+/**
+ * Axis labels centred on their ticks, those that would not fit inside the canvas (0…`width` CSS px) left
+ * out: a tick at the plot's right edge cut its label off ("12:00 A").
+ */
+export function labelsInside(
+  labels: readonly string[],
+  xs: readonly number[],
+  width: number,
+  measure: (s: string) => number,
+): (string | null)[] {
+  return labels.map((label, i) => {
+    const x = xs[i] ?? 0;
+    const half = measure(label) / 2;
+    return x - half < 0 || x + half > width ? null : label;
+  });
+}
+
+/**
+ * The index of the bucket still running at `now` (its energy so far, not its whole), when it is the
+ * last one drawn: a year of daily bars ends with today's, which would look like a sudden drop.
+ */
+export function partialBucket(xs: readonly number[], bucketMs: number, now: number): number | null {
+  const i = xs.length - 1;
+  const t = xs[i];
+  return t !== undefined && t <= now && now < t + bucketMs ? i : null;
+}
+
 /**
  * uPlot's `tzDate` for a timezone: a Date whose local fields show the wall-clock time there. uPlot's own
  * helper formats every instant with `toLocaleString` (a new formatter per call, tens of ms per chart);
@@ -144,6 +182,8 @@ export default function UplotChart(props: UplotChartProps) {
   const { t } = useTranslation();
   const { spec, data, previous, labels, span, interval, timezone, locale, dark, limits, height, formatValue, formatBucket } = props;
   const box = useRef<HTMLDivElement>(null);
+  const root = useRef<HTMLDivElement>(null);
+  const yLabels = useRef<string[]>([]);
   const tip = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
   const slots = useRef<Slot[]>([]);
@@ -203,6 +243,11 @@ export default function UplotChart(props: UplotChartProps) {
     const bridge = maxBridgeMs(interval, bucketMs);
     const lineGaps: uPlot.Series.GapsRefiner = (u, sidx, i0, i1, nullGaps) =>
       withTimeGaps(u.data[0] as number[], u.data[sidx] as Values, i0, i1, bridge, (x) => u.valToPos(x, 'x', true), nullGaps);
+    const isolated: uPlot.Series.Points.Filter = (u, sidx) => {
+      const xs = u.data[0] as number[];
+      const idx = isolatedPoints(xs, u.data[sidx] as Values, 0, xs.length - 1, bridge);
+      return idx.length ? idx : null;
+    };
     for (const s of slots.current) {
       const c = data.columns[s.col];
       if (!c) continue;
@@ -235,6 +280,8 @@ export default function UplotChart(props: UplotChartProps) {
           stroke: color,
           width: 1.5,
           gaps: lineGaps,
+          // A value with no neighbour to join (one reading, a bucket between gaps) is drawn as a point.
+          points: { show: false, size: 6, fill: color, filter: isolated },
           ...(c.spec.stepped ? { paths: uPlot.paths.stepped?.({ align: 1 }) } : {}),
         });
       }
@@ -285,11 +332,11 @@ export default function UplotChart(props: UplotChartProps) {
               lo = Math.min(0, lo);
               hi = Math.max(0, hi);
             }
-            // Voltage charts keep the warning lines in view; critical ones show when the data comes near.
-            const warn = limitLines.filter((l) => l.key === 'warning').map((l) => l.v);
-            if (warn.length && Number.isFinite(lo)) {
-              lo = Math.min(lo, ...warn);
-              hi = Math.max(hi, ...warn);
+            // Voltage charts keep every limit line the caption names in view (warning and critical).
+            const lines = limitLines.map((l) => l.v);
+            if (lines.length && Number.isFinite(lo)) {
+              lo = Math.min(lo, ...lines);
+              hi = Math.max(hi, ...lines);
             }
             if (!Number.isFinite(lo) || !Number.isFinite(hi)) return [0, 1];
             if (lo === hi) return [lo - 1, hi + 1];
@@ -305,8 +352,18 @@ export default function UplotChart(props: UplotChartProps) {
           ticks: { stroke: gridColor, width: 1 },
           // Room for "09:00 PM" or "26 Nov" between ticks.
           space: 72,
-          values: (_u, splits, _ax, _space, incr) =>
-            splits.map((v) => (incr < 86_400_000 ? ticks.time : incr < 28 * 86_400_000 ? ticks.day : ticks.month).format(v)),
+          // The labels' line and a little air (uPlot's 50 px left a blank band under every chart).
+          size: 30,
+          values: (u, splits, _ax, _space, incr) => {
+            const f = incr < 86_400_000 ? ticks.time : incr < 28 * 86_400_000 ? ticks.day : ticks.month;
+            const left = (u.bbox?.left ?? 0) / devicePixelRatio;
+            return labelsInside(
+              splits.map((v) => f.format(v)),
+              splits.map((v) => left + u.valToPos(v, 'x')),
+              u.width,
+              labelWidth,
+            );
+          },
         },
         {
           stroke: axisColor,
@@ -314,7 +371,11 @@ export default function UplotChart(props: UplotChartProps) {
           ticks: { stroke: gridColor, width: 1 },
           // Wide enough for the longest label ("50.02 Hz", "0.125 kvarh").
           size: (_u, values) => 18 + 7.5 * Math.max(4, ...(values ?? []).map((v) => String(v).length)),
-          values: (_u, splits) => splits.map((v) => fmt.current.formatValue(v, unit)),
+          // Distinct labels however narrow the range (one reading: its value ± 1).
+          values: (_u, splits, _ax, _space, incr) => {
+            yLabels.current = valueTickLabels(splits, incr, unit, locale);
+            return yLabels.current;
+          },
         },
       ],
       series,
@@ -351,6 +412,34 @@ export default function UplotChart(props: UplotChartProps) {
         ],
         draw: [
           (u) => {
+            const part = bars ? partialBucket(u.data[0] as number[], bucketMs, Date.now()) : null;
+            if (part !== null) {
+              // The bucket still running: its bar faded behind a dashed line and "so far".
+              const ctx = u.ctx;
+              const { top, height: h } = u.bbox;
+              const t0 = (u.data[0] as number[])[part] as number;
+              const l = u.valToPos(t0, 'x', true);
+              const r = u.valToPos(t0 + bucketMs, 'x', true);
+              ctx.save();
+              ctx.fillStyle = dark ? 'rgba(36,36,36,0.55)' : 'rgba(255,255,255,0.55)';
+              ctx.fillRect(l, top, Math.max(1, r - l), h);
+              ctx.strokeStyle = axisColor;
+              ctx.setLineDash([3 * devicePixelRatio, 3 * devicePixelRatio]);
+              ctx.lineWidth = devicePixelRatio;
+              ctx.beginPath();
+              ctx.moveTo(l, top);
+              ctx.lineTo(l, top + h);
+              ctx.stroke();
+              ctx.fillStyle = axisColor;
+              ctx.font = `${11 * devicePixelRatio}px system-ui, sans-serif`;
+              ctx.textBaseline = 'top';
+              const text = t('ux.chart.soFar');
+              const w = ctx.measureText(text).width;
+              const pad = 4 * devicePixelRatio;
+              ctx.textAlign = l - w - pad > u.bbox.left ? 'right' : 'left';
+              ctx.fillText(text, ctx.textAlign === 'right' ? l - pad : l + pad, top + pad);
+              ctx.restore();
+            }
             if (limitLines.length) {
               const ctx = u.ctx;
               const { left, top, width: w, height: h } = u.bbox;
@@ -367,6 +456,12 @@ export default function UplotChart(props: UplotChartProps) {
                 ctx.stroke();
               }
               ctx.restore();
+            }
+            // What the axis shows, for the browser tests (the labels are drawn on the canvas).
+            const r = root.current;
+            if (r) {
+              r.dataset.yRange = `${u.scales.y?.min ?? ''},${u.scales.y?.max ?? ''}`;
+              r.dataset.yLabels = yLabels.current.join('|');
             }
             performance.mark(`pw-chart-drawn:${spec.id}`);
             performance.measure(`pw-chart:${spec.id}`, `pw-chart-start:${spec.id}`, `pw-chart-drawn:${spec.id}`);
@@ -420,6 +515,12 @@ export default function UplotChart(props: UplotChartProps) {
               row.append(sw, label, val);
               el2.append(row);
             });
+            if (spec.style === 'bars' && partialBucket(u.data[0] as number[], bucketMs, Date.now()) === i) {
+              const note = document.createElement('div');
+              note.className = classes.tipNote ?? '';
+              note.textContent = t('ux.chart.soFarTip');
+              el2.append(note);
+            }
             if (data.estimated.includes(i)) {
               const note = document.createElement('div');
               note.className = classes.tipNote ?? '';
@@ -559,10 +660,29 @@ export default function UplotChart(props: UplotChartProps) {
   const legend = data.columns.map((c, col) => ({ c, col })).filter(({ c }) => !c.spec.stat);
   const hasEst = data.estimated.length > 0;
 
+  const partial = spec.style === 'bars' && partialBucket(data.ts, bucketMs, Date.now()) !== null;
+  const notes = [
+    previous && <span key="prev">{t('charts.previousShown')}</span>,
+    hasEst && (
+      <span key="est">
+        <span className={`${classes.swatch} ${classes.hatched}`} />
+        {t('charts.estimated')}
+      </span>
+    ),
+    spec.limits && limits && <span key="limits">{t('charts.limitLines', limits)}</span>,
+    data.state && (
+      <span key="relay">
+        <span className={`${classes.swatch} ${classes.relay}`} />
+        {t('charts.relayBand')}
+      </span>
+    ),
+    partial && <span key="partial">{t('ux.chart.soFarNote')}</span>,
+  ].filter(Boolean);
+
   return (
-    <div className={classes.root} data-chart-drawn={drawn}>
-      <Group justify="space-between" gap={4} wrap="wrap" mb={4}>
-        <Group gap={6} wrap="wrap" role="group" aria-label={t('charts.series')}>
+    <div className={classes.root} ref={root} data-chart-drawn={drawn} data-partial={partial || undefined}>
+      <div className={classes.toolbar}>
+        <Group gap={6} wrap="wrap" role="group" aria-label={t('charts.series')} className={classes.legend}>
           {legend.map(({ c, col }) => {
             const off = !!hidden[col];
             return (
@@ -582,22 +702,8 @@ export default function UplotChart(props: UplotChartProps) {
               </UnstyledButton>
             );
           })}
-          {previous && <span className={classes.note}>{t('charts.previousShown')}</span>}
-          {hasEst && (
-            <span className={classes.note}>
-              <span className={`${classes.swatch} ${classes.hatched}`} />
-              {t('charts.estimated')}
-            </span>
-          )}
-          {spec.limits && limits && <span className={classes.note}>{t('charts.limitLines', limits)}</span>}
-          {data.state && (
-            <span className={classes.note}>
-              <span className={`${classes.swatch} ${classes.relay}`} />
-              {t('charts.relayBand')}
-            </span>
-          )}
         </Group>
-        <Group gap={2} wrap="nowrap">
+        <Group gap={2} wrap="nowrap" data-zoom-buttons>
           {(
             [
               ['zoomIn', IconZoomIn, () => zoom(0.5)],
@@ -622,10 +728,15 @@ export default function UplotChart(props: UplotChartProps) {
             </ActionIcon>
           ))}
         </Group>
-      </Group>
+      </div>
       <div className={classes.plot} ref={box} style={{ height }}>
         <div ref={tip} className={classes.tip} role="status" aria-live="off" />
       </div>
+      {notes.length > 0 && (
+        <div className={classes.notes} data-chart-notes>
+          {notes}
+        </div>
+      )}
     </div>
   );
 }

@@ -2,6 +2,7 @@ import type { Device } from '@phasewatch/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/config/paths';
 import { apiClient } from '@/lib/api';
+import { ApiError } from '@/lib/api-client';
 
 export const deviceKeys = {
   device: (id: number) => ['devices', id] as const,
@@ -16,6 +17,9 @@ export const deviceQueryOptions = (id: number) =>
     queryFn: ({ signal }) => apiClient.get<Device>(api.device(id), { signal, notFoundRedirect: false }),
     // The app's default, stated here: the device page's prefetch must still be fresh when the page mounts.
     staleTime: 30_000,
+    // A device that is not there (the route's prefetch was told so) is not asked for again as the page
+    // mounts: one request for a wrong id.
+    retryOnMount: (query) => !(query.state.error instanceof ApiError && query.state.error.status === 404),
   });
 
 export function useDevice(id: number, enabled = true) {

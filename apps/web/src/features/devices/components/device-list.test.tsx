@@ -181,6 +181,11 @@ describe('DeviceList rows and cards', () => {
     await user.click(screen.getByRole('button', { name: 'Add your first device' }));
     // The flow is its own chunk: it may take a moment to arrive.
     expect(await screen.findByRole('dialog', { name: 'Add device' }, { timeout: 10_000 })).toBeInTheDocument();
+    // First how it gets its readings: a meter Phasewatch reads itself, or a device that sends (the default).
+    for (const family of ['Fox ENERGY', 'Shelly', 'Tasmota'])
+      expect(screen.getByRole('radio', { name: new RegExp(`^${family}`) })).not.toBeChecked();
+    expect(screen.getByRole('radio', { name: /^HTTP\/MQTT \(own device\)/ })).toBeChecked();
+    await user.click(screen.getByRole('button', { name: 'Next' }));
     expect(await screen.findByRole('textbox', { name: /^Name/ })).toBeInTheDocument();
   });
 

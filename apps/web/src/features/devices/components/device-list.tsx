@@ -19,6 +19,7 @@ import { formatQuantity, headlineValue } from '../live-values';
 import classes from './device-list.module.css';
 import { DeviceStatusBadge, useDeviceStatus } from './device-status';
 import { EnergyTotal } from './energy-total';
+import { ReadingAge } from './reading-age';
 
 // The add-device flow (forms, schemas, the stepper) loads when it is opened, not with the dashboard.
 const AddDeviceModal = lazy(() => import('./add-device/add-device-modal').then((m) => ({ default: m.AddDeviceModal })));
@@ -171,18 +172,25 @@ function ListBody({
 }
 
 /**
- * The figure a row shows live: total power, single-phase power or temperature. Until the hub pushes a
- * reading it shows the device's last stored one, which the list answer carries (a dash for a device
- * that never sent any).
+ * The figure a row shows live: total power, single-phase power or temperature, with its age ticking
+ * ("3 sec. ago"). Until the hub pushes a reading it shows the device's last stored one, which the list
+ * answer carries (a dash for a device that never sent any). An offline device's (or one with a weak
+ * signal) figure is dimmed: it is the last one it sent, not a live value.
  */
-export function LiveValue({ device }: { device: Pick<DeviceListItem, 'id' | 'typeCode' | 'latestReading'> }) {
+export function LiveValue({ device }: { device: Pick<DeviceListItem, 'id' | 'typeCode' | 'latestReading' | 'status' | 'weakSignal'> }) {
   const { i18n } = useTranslation();
   const { latest } = useLiveMeasurements(device.id);
-  const head = headlineValue(deviceKind(device.typeCode), newestReading(latest, device.latestReading)?.values);
+  const { online, weakSignal } = useDeviceStatus(device);
+  const reading = newestReading(latest, device.latestReading);
+  const head = headlineValue(deviceKind(device.typeCode), reading?.values);
+  const stale = !online || weakSignal;
   return (
-    <Text component="span" fw={600} style={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }} data-live-value={device.id}>
-      {head ? formatQuantity(head.value, head.unit, i18n.language) : '—'}
-    </Text>
+    <span className={classes.live} data-stale={(head && stale) || undefined}>
+      <Text component="span" fw={600} style={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }} data-live-value={device.id}>
+        {head ? formatQuantity(head.value, head.unit, i18n.language) : '—'}
+      </Text>
+      {reading && <ReadingAge ts={reading.ts} length="short" size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }} />}
+    </span>
   );
 }
 

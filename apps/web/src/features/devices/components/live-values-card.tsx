@@ -1,65 +1,75 @@
-import { Card, Group, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Badge, Button, Card, Group, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { type Device, deviceKind } from '@phasewatch/shared';
-import { IconActivity } from '@tabler/icons-react';
-import type { ReactNode } from 'react';
+import { IconActivity, IconChevronDown } from '@tabler/icons-react';
+import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLiveMeasurements } from '@/features/realtime/use-live-measurements';
-import { storedTimezone } from '@/lib/auth-store';
-import { effectiveTimezone } from '@/lib/dates';
-import { dateTimeFormat } from '@/lib/intl';
 import { newestReading, useLatestReading } from '../api/get-latest-reading';
 import { cardParameters, formatQuantity, headlineValue } from '../live-values';
+import { useDeviceStatus } from './device-status';
 import { parameterLabel, parameterValue } from './param-label';
+import { ReadingAge } from './reading-age';
+
+/** Below the spec's mobile breakpoint (576 px). */
+const PHONE_QUERY = '(max-width: 35.99em)';
 
 /**
  * The device's latest values: the last reading before the page opened, then every reading the hub
- * pushes (nothing is refetched). The headline figure on top, the kind's main parameters below.
+ * pushes (nothing is refetched). The headline figure on top, the kind's main parameters below, and
+ * the reading's age ticking ("3 seconds ago"), so values that do not change still show data flowing.
+ * An offline device (or one with a weak signal) shows its values dimmed (in the secondary text colour,
+ * which still reads at 4.5:1) with their age and its state: they are the last ones it sent, not live. On phones the other parameters fold under the headline.
  */
-export function LiveValuesCard({ device }: { device: Pick<Device, 'id' | 'typeCode' | 'lastSeen'> }) {
+export function LiveValuesCard({ device }: { device: Pick<Device, 'id' | 'typeCode' | 'lastSeen' | 'status' | 'weakSignal'> }) {
   const { t, i18n } = useTranslation();
   const kind = deviceKind(device.typeCode);
   const live = useLiveMeasurements(device.id);
   const loaded = useLatestReading(device);
+  const { online, weakSignal } = useDeviceStatus(device);
+  const phone = useMediaQuery(PHONE_QUERY, false, { getInitialValueInEffect: false });
+  const [allShown, setAllShown] = useState(false);
   const reading = newestReading(live.latest, loaded.data);
   const head = headlineValue(kind, reading?.values);
   const params = reading ? cardParameters(kind, reading.values).filter((p) => p !== head?.param) : [];
+  const stale = !online || weakSignal;
+  const folded = phone && !allShown;
 
   let body: ReactNode;
   if (reading) {
-    const time = dateTimeFormat(i18n.language, {
-      dateStyle: 'short',
-      timeStyle: 'medium',
-      timeZone: effectiveTimezone(storedTimezone()),
-    }).format(reading.ts);
     body = (
-      <Stack gap="md">
+      <Stack gap="sm">
         {head && (
           <div>
             <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
               {parameterLabel(t, head.param.includes('+') ? 'power3phases' : head.param)}
             </Text>
-            <Text fz={32} fw={700} lh={1.2} style={{ fontVariantNumeric: 'tabular-nums' }} data-live-headline>
+            <Text
+              fz={30}
+              fw={stale ? 500 : 700}
+              lh={1.15}
+              c={stale ? 'dimmed' : undefined}
+              style={{ fontVariantNumeric: 'tabular-nums' }}
+              data-live-headline
+            >
               {formatQuantity(head.value, head.unit, i18n.language)}
             </Text>
           </div>
         )}
-        {params.length > 0 && (
-          <SimpleGrid cols={{ base: 2, sm: 3 }} spacing="sm" verticalSpacing="sm">
+        {params.length > 0 && !folded && (
+          <SimpleGrid cols={{ base: 2, xs: 3, lg: 4 }} spacing="xs" verticalSpacing={6} id={`live-params-${device.id}`}>
             {params.map((p) => (
               <div key={p} data-live-param={p}>
-                <Text size="xs" c="dimmed">
+                <Text size="xs" c="dimmed" lh={1.3}>
                   {parameterLabel(t, p)}
                 </Text>
-                <Text fw={600} style={{ fontVariantNumeric: 'tabular-nums' }}>
+                <Text fw={stale ? 400 : 600} size="sm" c={stale ? 'dimmed' : undefined} style={{ fontVariantNumeric: 'tabular-nums' }}>
                   {parameterValue(t, p, reading.values[p] as number, i18n.language)}
                 </Text>
               </div>
             ))}
           </SimpleGrid>
         )}
-        <Text size="xs" c="dimmed">
-          {t('device.live.updatedAt', { time })}
-        </Text>
       </Stack>
     );
   } else if (loaded.isLoading) {
@@ -80,14 +90,42 @@ export function LiveValuesCard({ device }: { device: Pick<Device, 'id' | 'typeCo
   }
 
   return (
-    <Card withBorder padding="lg" data-live-card>
-      <Group gap="xs" mb="md">
-        <IconActivity size={20} color="var(--mantine-color-brand-6)" />
-        <Title order={2} size="h4">
-          {t('device.live.title')}
-        </Title>
+    <Card withBorder padding="md" data-live-card data-stale={(reading && stale) || undefined}>
+      <Group gap="xs" mb="sm" justify="space-between" wrap="wrap">
+        <Group gap="xs" wrap="nowrap">
+          <IconActivity size={20} color="var(--mantine-color-brand-6)" aria-hidden />
+          <Title order={2} size="h4">
+            {t('device.live.title')}
+          </Title>
+        </Group>
+        {reading && (
+          <Group gap={6} wrap="nowrap">
+            {stale && (
+              <Badge color={online ? 'yellow' : 'gray'} variant="light" size="sm">
+                {t(online ? 'dashboard.weakSignal' : 'dashboard.offline')}
+              </Badge>
+            )}
+            <Text size="xs" c="dimmed" component="span">
+              {t(stale ? 'ux.live.lastReading' : 'ux.live.reading')} <ReadingAge ts={reading.ts} size="xs" c="dimmed" span fw={600} />
+            </Text>
+          </Group>
+        )}
       </Group>
       {body}
+      {reading && phone && params.length > 0 && (
+        <Button
+          variant="subtle"
+          size="compact-sm"
+          mt="xs"
+          rightSection={<IconChevronDown size={14} aria-hidden style={{ transform: allShown ? 'rotate(180deg)' : undefined }} />}
+          aria-expanded={allShown}
+          aria-controls={`live-params-${device.id}`}
+          onClick={() => setAllShown((s) => !s)}
+          data-live-more
+        >
+          {t(allShown ? 'ux.live.fewer' : 'ux.live.all', { count: params.length })}
+        </Button>
+      )}
     </Card>
   );
 }

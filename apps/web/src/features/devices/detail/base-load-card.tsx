@@ -31,7 +31,7 @@ export function BaseLoadCard({ device }: { device: Pick<Device, 'id' | 'typeCode
   }, [q.data]);
 
   return (
-    <Card withBorder padding="lg" data-base-load>
+    <Card withBorder padding="md" data-base-load>
       <Group gap="xs" mb="xs">
         <IconPlugConnected size={20} color="var(--mantine-color-brand-6)" aria-hidden />
         <Title order={2} size="h4">
@@ -42,12 +42,14 @@ export function BaseLoadCard({ device }: { device: Pick<Device, 'id' | 'typeCode
         <Skeleton h={48} role="status" aria-busy aria-label={t('app.loading')} />
       ) : figure ? (
         <>
-          <Text fw={700} fz={28} lh={1.2} style={{ fontVariantNumeric: 'tabular-nums' }} data-base-load-watts>
-            {formatQuantity(figure.watts, 'W', i18n.language)}
-          </Text>
-          <Text size="sm" style={{ fontVariantNumeric: 'tabular-nums' }}>
-            {t('detail.baseLoad.perYear', { value: formatQuantity(figure.kwhPerYear, 'kWh', i18n.language) })}
-          </Text>
+          <Group gap="sm" align="baseline" wrap="wrap">
+            <Text fw={700} fz={24} lh={1.2} style={{ fontVariantNumeric: 'tabular-nums' }} data-base-load-watts>
+              {formatQuantity(figure.watts, 'W', i18n.language)}
+            </Text>
+            <Text size="sm" style={{ fontVariantNumeric: 'tabular-nums' }}>
+              {t('detail.baseLoad.perYear', { value: formatQuantity(figure.kwhPerYear, 'kWh', i18n.language) })}
+            </Text>
+          </Group>
           {figure.partial && (
             <Text size="xs" fw={600} mt={6} data-base-load-partial>
               {t('detail.baseLoad.partial', {
@@ -57,7 +59,7 @@ export function BaseLoadCard({ device }: { device: Pick<Device, 'id' | 'typeCode
               })}
             </Text>
           )}
-          <Text size="xs" c="dimmed" mt={6}>
+          <Text size="xs" c="dimmed" mt={4}>
             {t('detail.baseLoad.hint')}
           </Text>
         </>

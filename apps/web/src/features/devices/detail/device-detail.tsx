@@ -1,6 +1,16 @@
-import { Alert, Badge, Button, Group, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
-import { type Device, type DeviceKind, deviceDetailPath, deviceFigures, deviceKind, kindFigures } from '@phasewatch/shared';
-import { IconEdit, IconEye, IconWifiOff } from '@tabler/icons-react';
+import { Alert, Badge, Button, Skeleton, Stack, Text } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import {
+  type Device,
+  type DeviceKind,
+  type DeviceListItem,
+  deviceDetailPath,
+  deviceFigures,
+  deviceKind,
+  kindFigures,
+} from '@phasewatch/shared';
+import { IconArrowLeft, IconChevronDown, IconWifiOff } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
 import { lazy, type ReactNode, Suspense, startTransition, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useLocation, useParams, useSearchParams } from 'react-router';
@@ -8,25 +18,40 @@ import { Page } from '@/components/page';
 import { paths } from '@/config/paths';
 import { useReadings } from '@/features/charts/api/get-readings';
 import { preloadChart } from '@/features/charts/chart-module';
-import { chartsFor, chartsInFirstScreen } from '@/features/charts/chart-specs';
+import { type ChartSpec, chartsFor, chartsInFirstScreen, isSecondaryChart } from '@/features/charts/chart-specs';
 import { ChartCard } from '@/features/charts/components/chart-card';
 import { useInView } from '@/features/charts/use-in-view';
-import { useLiveDeviceStatus } from '@/features/realtime/use-live-measurements';
 import { ApiError } from '@/lib/api-client';
 import { storedTimezone } from '@/lib/auth-store';
-import { effectiveTimezone } from '@/lib/dates';
+import { effectiveTimezone, parseServerDate } from '@/lib/dates';
 import { loadChunk } from '@/lib/lazy-chunk';
 import { useDevice } from '../api/get-device';
+import { devicesQueryOptions } from '../api/get-devices';
+import { useDeviceStatus } from '../components/device-status';
 import { LiveValuesCard } from '../components/live-values-card';
+import { deviceTypeLabel } from '../device-labels';
 import { BaseLoadCard } from './base-load-card';
 import { type RangeSelection, rangeOf, readSelection, writeSelection } from './chart-range';
+import classes from './device-detail.module.css';
+import { DeviceToolbar } from './device-toolbar';
 import { EnergyPanel } from './energy-panel';
 import { RangeControls } from './range-controls';
 
+/** Below the spec's mobile breakpoint (576 px). */
+const PHONE_QUERY = '(max-width: 35.99em)';
+
+/** The device as the dashboard's list (already loaded when the user came from there) knows it. */
+function useListedDevice(id: number): DeviceListItem | undefined {
+  const client = useQueryClient();
+  return client.getQueryData(devicesQueryOptions().queryKey)?.find((d) => d.id === id);
+}
+
 /**
  * A device's detail screen (spec section 2, "Device detail features"), one layout for every type with
- * what the type shows (`deviceFigures`): live values, energy figures with the billing period, the base
- * load, the charts of the chosen view and range, limit values, the meter value and delete.
+ * what the type shows (`deviceFigures`). Its first screen is its data: the range controls and the first
+ * chart of recent data at the top, the live values, energy figures (billing period) and the base load
+ * beside it on wide screens and below it on narrow ones, then the other charts, limit values, the meter
+ * value and delete. A device that does not exist costs one request and says so, with a way back.
  */
 export function DeviceDetail({ kind }: { kind: DeviceKind }) {
   const { t } = useTranslation();
@@ -35,6 +60,7 @@ export function DeviceDetail({ kind }: { kind: DeviceKind }) {
   const deviceId = Number(id);
   const valid = Number.isInteger(deviceId) && deviceId > 0;
   const device = useDevice(deviceId, valid);
+  const listed = useListedDevice(deviceId);
   // The chart code loads beside the device and its readings, not after them.
   useEffect(() => {
     preloadChart().catch(() => {});
@@ -42,11 +68,7 @@ export function DeviceDetail({ kind }: { kind: DeviceKind }) {
 
   let body: ReactNode;
   if (!valid || (device.isError && device.error instanceof ApiError && device.error.status === 404)) {
-    body = (
-      <Alert color="gray" variant="light" role="alert">
-        {t('device.notFound')}
-      </Alert>
-    );
+    body = <DeviceNotFound />;
   } else if (device.isError) {
     body = (
       <Stack align="flex-start">
@@ -60,97 +82,146 @@ export function DeviceDetail({ kind }: { kind: DeviceKind }) {
     // A link to another type's route: the device's own route shows it.
     return <Navigate to={`${deviceDetailPath(device.data.typeCode, device.data.id)}${location.search}`} replace />;
   } else {
-    // The route names the type family: its charts ask for their readings while the device itself loads.
+    // The route names the type family: once the device is known to exist (its answer, or the list the
+    // user came from), its charts ask for their readings, also while the device itself loads.
     const d = device.data;
+    const lastSeen = d?.lastSeen ?? listed?.lastSeen ?? null;
     body = (
       <>
-        {d ? (
-          <DeviceSummary device={d} />
-        ) : (
-          <Stack role="status" aria-busy aria-label={t('app.loading')}>
-            <Skeleton h={28} w={240} />
-            <SimpleGrid cols={{ base: 1, md: 3 }}>
-              <Skeleton h={200} />
-              <Skeleton h={200} />
-              <Skeleton h={200} />
-            </SimpleGrid>
-          </Stack>
-        )}
-        <DeviceCharts deviceId={deviceId} kind={kind} limits={d ? d.limits : null} summaryShown={!!d} />
+        {d ? <DeviceHeading device={d} /> : <Skeleton h={28} w={280} role="status" aria-busy aria-label={t('app.loading')} />}
+        <DeviceCharts
+          deviceId={deviceId}
+          kind={kind}
+          ready={!!d || (!!listed && deviceKind(listed.typeCode) === kind)}
+          lastSeen={lastSeen}
+          limits={d ? d.limits : null}
+          summary={d ? <DeviceSummary device={d} /> : <SummaryPlaceholder />}
+          summaryShown={!!d}
+        />
         {d && <DeferredSettings device={d} />}
       </>
     );
   }
-  return <Page titleKey="titles.deviceData">{body}</Page>;
+  return (
+    <Page
+      titleKey="titles.deviceData"
+      actions={device.data && deviceKind(device.data.typeCode) === kind && <DeviceToolbar device={device.data} />}
+    >
+      {body}
+    </Page>
+  );
 }
 
-/** Name, status, type and links; live values, energy figures and the base load. */
-function DeviceSummary({ device: d }: { device: Device }) {
+/** A device id that names no device of the user's: the 404 text of spec section 8 and the way back. */
+function DeviceNotFound() {
   const { t } = useTranslation();
+  return (
+    <Stack align="flex-start" gap="md" data-device-not-found>
+      <Alert color="gray" variant="light" role="alert" title={t('errors.notFound')}>
+        {t('device.notFound')}
+      </Alert>
+      <Button component={Link} to={paths.dashboard} leftSection={<IconArrowLeft size={16} aria-hidden />}>
+        {t('ux.backToDevices')}
+      </Button>
+    </Stack>
+  );
+}
+
+/** Name, status (live), type and model. */
+function DeviceHeading({ device: d }: { device: Device }) {
+  const { t } = useTranslation();
+  const { online, weakSignal } = useDeviceStatus(d);
+  return (
+    <div className={classes.head}>
+      <Text fw={700} size="lg" component="h2" m={0} style={{ overflowWrap: 'anywhere' }}>
+        {d.name}
+      </Text>
+      <Badge color={online ? 'teal' : 'gray'} variant="light" data-device-status={d.id}>
+        {t(online ? 'dashboard.online' : 'dashboard.offline')}
+      </Badge>
+      {weakSignal && <IconWifiOff size={16} aria-label={t('dashboard.weakSignal')} role="img" />}
+      <Text c="dimmed" size="sm" data-device-type={d.id}>
+        {[d.model, deviceTypeLabel(t, d)].filter(Boolean).join(' · ')}
+      </Text>
+    </div>
+  );
+}
+
+/** Live values, energy figures with the billing period, and the base load where the type has one. */
+function DeviceSummary({ device: d }: { device: Device }) {
   const figures = deviceFigures(d.typeCode);
   const timezone = effectiveTimezone(storedTimezone());
-  const liveStatus = useLiveDeviceStatus(d.id);
-  const online = (liveStatus?.status ?? d.status) === 'online';
-  const weak = liveStatus?.weakSignal ?? d.weakSignal;
   return (
     <>
-      <Group gap="sm" justify="space-between" wrap="wrap">
-        <Group gap="sm" wrap="wrap">
-          <Text fw={700} size="lg" component="h2" m={0}>
-            {d.name}
-          </Text>
-          <Badge color={online ? 'teal' : 'gray'} variant="light" data-device-status={d.id}>
-            {t(online ? 'dashboard.online' : 'dashboard.offline')}
-          </Badge>
-          {weak && <IconWifiOff size={16} aria-label={t('dashboard.weakSignal')} />}
-          <Text c="dimmed" size="sm">
-            {[d.model, t(`detail.kind.${figures.kind}`)].filter(Boolean).join(' · ')}
-          </Text>
-        </Group>
-        <Group gap="xs">
-          <Button component={Link} to={paths.deviceOverview(d.id)} variant="default" size="xs" leftSection={<IconEye size={16} />}>
-            {t('dashboard.overview')}
-          </Button>
-          <Button component={Link} to={paths.editDevice(d.id)} variant="default" size="xs" leftSection={<IconEdit size={16} />}>
-            {t('dashboard.edit')}
-          </Button>
-        </Group>
-      </Group>
-      <SimpleGrid cols={{ base: 1, md: 2, lg: figures.baseLoad ? 3 : 2 }}>
-        <LiveValuesCard device={d} />
-        <EnergyPanel device={d} timezone={timezone} />
-        {figures.baseLoad && <BaseLoadCard device={d} />}
-      </SimpleGrid>
+      <LiveValuesCard device={d} />
+      <EnergyPanel device={d} timezone={timezone} />
+      {figures.baseLoad && <BaseLoadCard device={d} />}
+      {hasBalance(d) && (
+        <Suspense fallback={null}>
+          <BalanceChunk deviceId={d.id} timezone={timezone} />
+        </Suspense>
+      )}
     </>
   );
 }
 
-/** The range controls and the charts of the chosen view; they need only the device's id and type family. */
+function SummaryPlaceholder() {
+  const { t } = useTranslation();
+  return (
+    <Stack role="status" aria-busy aria-label={t('app.loading')} gap="md">
+      <Skeleton h={220} />
+      <Skeleton h={160} />
+    </Stack>
+  );
+}
+
+const HOUR = 3_600_000;
+
+/**
+ * The range controls, the charts of the chosen view and the summary among them (see the module's CSS:
+ * the first chart, then the summary, then the rest). The charts need only the device's id and type
+ * family; `ready` once the device is known to exist, so a wrong id asks for nothing but the device.
+ */
 function DeviceCharts({
   deviceId,
   kind,
+  ready,
+  lastSeen,
   limits,
+  summary,
   summaryShown,
 }: {
   deviceId: number;
   kind: DeviceKind;
+  ready: boolean;
+  /** The device's last reading (server UTC): the last 24 hours move back to it when they hold none. */
+  lastSeen: string | null;
   limits: Device['limits'] | null;
-  /** The device's summary is drawn above (not its loading placeholder): the charts are where they stay. */
+  summary: ReactNode;
+  /** The device's summary is drawn (not its loading placeholder): the charts are where they stay. */
   summaryShown: boolean;
 }) {
   const { t } = useTranslation();
   const figures = kindFigures(kind);
   const timezone = effectiveTimezone(storedTimezone());
+  const phone = useMediaQuery(PHONE_QUERY, false, { getInitialValueInEffect: false });
   const [search, setSearch] = useSearchParams();
   const pending = useRef(search);
   useEffect(() => {
     pending.current = search;
   }, [search]);
+  // "Now" moves on each full hour: the last 24 hours follow it (and "today" stays today).
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const h = window.setTimeout(() => setNow(Date.now()), Math.floor(now / HOUR) * HOUR + HOUR - Date.now() + 500);
+    return () => window.clearTimeout(h);
+  }, [now]);
+  const lastReading = lastSeen ? (parseServerDate(lastSeen)?.getTime() ?? null) : null;
   // Kept across renders while the address stays (the page re-renders as its parts load; the charts and
   // the range controls are memoized on these).
-  const sel = useMemo(() => readSelection(search, Date.now(), timezone), [search, timezone]);
-  const range = useMemo(() => rangeOf(sel, timezone), [sel, timezone]);
-  const chartRange = useMemo(() => ({ from: range.from, to: range.to, interval: range.interval }), [range]);
+  const sel = useMemo(() => readSelection(search, now, timezone), [search, now, timezone]);
+  const range = useMemo(() => rangeOf(sel, timezone, now, lastReading), [sel, timezone, now, lastReading]);
+  const chartRange = useMemo(() => ({ from: range.from, to: range.to, interval: range.interval }), [range.from, range.to, range.interval]);
   const onRangeChange = useCallback(
     (update: (cur: RangeSelection) => RangeSelection) => {
       // React Router's updater sees the params of the last render, not a queued change: two quick
@@ -163,7 +234,10 @@ function DeviceCharts({
   );
 
   // The default detail charts what the device sent in the range: one light daily request tells which.
-  const present = useReadings({ deviceId, from: range.from, to: range.to, interval: '24h' }, figures.kind === 'generic' && !range.tooLong);
+  const present = useReadings(
+    { deviceId, from: range.from, to: range.to, interval: '24h' },
+    ready && figures.kind === 'generic' && !range.tooLong,
+  );
   const sent = useMemo(
     () =>
       Object.entries(present.data?.series ?? {})
@@ -185,39 +259,88 @@ function DeviceCharts({
   useEffect(() => {
     if (summaryShown && firstLoaded) setSettled(true);
   }, [summaryShown, firstLoaded]);
+  // On a phone the charts a phone user rarely needs (power factor, frequency, reactive energy) fold
+  // under a button.
+  const [moreShown, setMoreShown] = useState(false);
+  const secondary = phone ? charts.filter((c, i) => i > 0 && isSecondaryChart(c)) : [];
+
+  const card = (spec: ChartSpec, i: number) => (
+    <ChartCard
+      eager={i < eager}
+      ready={ready}
+      observe={settled}
+      onLoaded={i < eager ? onLoaded : undefined}
+      key={`${spec.id}-${String(sel.view)}`}
+      deviceId={deviceId}
+      spec={spec}
+      range={chartRange}
+      timezone={timezone}
+      limits={figures.limits ? limits : null}
+      compare={sel.compare}
+    />
+  );
+
+  let content: ReactNode;
+  if (range.tooLong || range.reversed) {
+    content = (
+      <Alert color="yellow" variant="light" role="alert">
+        {t(range.reversed ? 'validation.dateOrder' : 'messages.dateRangeTooLong')}
+      </Alert>
+    );
+  } else if (charts.length === 0) {
+    content = (
+      <Text c="dimmed" data-no-charts>
+        {present.isPending ? t('app.loading') : t('charts.empty')}
+      </Text>
+    );
+  }
 
   return (
     <>
-      <RangeControls sel={sel} interval={range.interval} figures={figures} timezone={timezone} onChange={onRangeChange} />
-      {range.tooLong || range.reversed ? (
-        <Alert color="yellow" variant="light" role="alert">
-          {t(range.reversed ? 'validation.dateOrder' : 'messages.dateRangeTooLong')}
-        </Alert>
-      ) : charts.length === 0 ? (
-        <Text c="dimmed" data-no-charts>
-          {present.isPending ? t('app.loading') : t('charts.empty')}
-        </Text>
+      <RangeControls sel={sel} range={range} figures={figures} timezone={timezone} now={now} onChange={onRangeChange} />
+      {content ? (
+        <>
+          {content}
+          <div className={classes.summary}>{summary}</div>
+        </>
       ) : (
-        <SimpleGrid cols={{ base: 1, lg: 2 }} data-charts>
-          {charts.map((spec, i) => (
-            <ChartCard
-              eager={i < eager}
-              observe={settled}
-              onLoaded={i < eager ? onLoaded : undefined}
-              key={`${spec.id}-${String(sel.view)}`}
-              deviceId={deviceId}
-              spec={spec}
-              range={chartRange}
-              timezone={timezone}
-              limits={figures.limits ? limits : null}
-              compare={sel.compare}
-            />
-          ))}
-        </SimpleGrid>
+        <div className={classes.grid} data-charts>
+          {charts.slice(0, 1).map(card)}
+          <div className={classes.summary} data-summary>
+            {summary}
+          </div>
+          {charts.map((spec, i) => (i === 0 || secondary.includes(spec) ? null : card(spec, i)))}
+          {secondary.length > 0 && !moreShown && (
+            <Button
+              className={classes.more}
+              variant="light"
+              h="auto"
+              py={8}
+              styles={{ label: { whiteSpace: 'normal', textAlign: 'left' } }}
+              rightSection={<IconChevronDown size={14} aria-hidden />}
+              onClick={() => setMoreShown(true)}
+              data-more-charts
+            >
+              {t('ux.moreCharts', { names: secondary.map((s) => chartTitle(t, s)).join(', ') })}
+            </Button>
+          )}
+          {moreShown && secondary.map((spec) => card(spec, charts.indexOf(spec)))}
+        </div>
       )}
     </>
   );
 }
+
+/** A chart's title as its card shows it. */
+function chartTitle(t: (k: string, o?: Record<string, unknown>) => string, spec: ChartSpec): string {
+  return t(`charts.title.${spec.id}`, { defaultValue: t(`charts.title.${spec.group}`) });
+}
+
+/** Balanced (netted) energy beside the per-phase sums, for devices whose readings carry it (a chunk of its own). */
+const hasBalance = (d: Device) => d.latestReading?.values.balance !== undefined || d.latestReading?.values.balance_export !== undefined;
+const BalanceChunk = lazy(() =>
+  loadChunk(() => import('@/features/collectors/components/balance-card')).then((m) => ({ default: m.BalanceCard })),
+);
 
 const loadSettings = () => import('./device-settings');
 const SettingsChunk = lazy(() => loadChunk(loadSettings).then((m) => ({ default: m.DeviceSettings })));

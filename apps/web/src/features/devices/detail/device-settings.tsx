@@ -1,5 +1,8 @@
-import { Anchor, SimpleGrid, Text } from '@mantine/core';
+import { Anchor, Button, SimpleGrid, Text } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { type Device, deviceFigures } from '@phasewatch/shared';
+import { IconChevronDown, IconSettings } from '@tabler/icons-react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { paths } from '@/config/paths';
@@ -11,12 +14,33 @@ import { MeterValueForm } from './meter-value-form';
 
 /**
  * Limit values, the meter value and delete: the bottom of a device page, a chunk of its own that the page
- * loads and renders after its first screen (see DeferredSettings in device-detail.tsx).
+ * loads and renders after its first screen (see DeferredSettings in device-detail.tsx). On a phone they
+ * fold under one button: set once, rarely visited.
  */
 export function DeviceSettings({ device: d }: { device: Device }) {
   const { t } = useTranslation();
   const figures = deviceFigures(d.typeCode);
   const timezone = effectiveTimezone(storedTimezone());
+  const phone = useMediaQuery('(max-width: 35.99em)', false, { getInitialValueInEffect: false });
+  const [open, setOpen] = useState(false);
+  if (phone && !open) {
+    return (
+      <Button
+        variant="light"
+        h="auto"
+        py={8}
+        styles={{ label: { whiteSpace: 'normal', textAlign: 'left' } }}
+        leftSection={<IconSettings size={16} aria-hidden />}
+        rightSection={<IconChevronDown size={14} aria-hidden />}
+        aria-expanded={false}
+        onClick={() => setOpen(true)}
+        style={{ alignSelf: 'flex-start' }}
+        data-settings-more
+      >
+        {t('ux.settingsMore')}
+      </Button>
+    );
+  }
   return (
     <>
       <SimpleGrid cols={{ base: 1, md: figures.limits ? 2 : 1 }}>

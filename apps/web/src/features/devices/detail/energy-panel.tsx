@@ -99,13 +99,13 @@ export function EnergyPanel({ device, timezone }: { device: Device; timezone: st
     const billing = index === 0 ? e.billingPeriod.energyKwh : past.kwh;
     body = (
       <Stack gap="sm">
-        <SimpleGrid cols={2} spacing="sm" verticalSpacing="md">
+        <SimpleGrid cols={{ base: 2, xs: 4 }} spacing="sm" verticalSpacing="sm">
           {FIGURES.map((f) => (
             <div key={f} data-energy={f}>
               <Text size="xs" c="dimmed">
                 {t(`device.energy.${f}`)}
               </Text>
-              <Text fw={700} size="lg" style={{ fontVariantNumeric: 'tabular-nums' }}>
+              <Text fw={700} style={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}>
                 {kwh(values[f])}
               </Text>
             </div>
@@ -116,7 +116,7 @@ export function EnergyPanel({ device, timezone }: { device: Device; timezone: st
             {t('device.energy.totalHint', { value: kwh(e.meterValueKwh) })}
           </Text>
         )}
-        <div data-energy="billing">
+        <Group data-energy="billing" gap="sm" align="flex-end" wrap="wrap">
           <Select
             label={t('detail.billing.label')}
             data={periods.map((p, i) => ({
@@ -127,11 +127,13 @@ export function EnergyPanel({ device, timezone }: { device: Device; timezone: st
             onChange={(v) => setPicked(v ?? '0')}
             allowDeselect={false}
             size="xs"
+            style={{ flex: '1 1 220px' }}
+            comboboxProps={{ zIndex: 300 }}
           />
-          <Text fw={700} size="lg" mt={4} style={{ fontVariantNumeric: 'tabular-nums' }} data-billing-value>
+          <Text fw={700} mb={4} style={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }} data-billing-value>
             {billing === null ? (past.loading ? '…' : '—') : kwh(billing)}
           </Text>
-        </div>
+        </Group>
         {e.source === 'none' && (
           <Text size="xs" c="dimmed">
             {t('detail.energyNoCounter')}
@@ -142,8 +144,8 @@ export function EnergyPanel({ device, timezone }: { device: Device; timezone: st
   }
 
   return (
-    <Card withBorder padding="lg" data-energy-card>
-      <Group gap="xs" mb="md">
+    <Card withBorder padding="md" data-energy-card>
+      <Group gap="xs" mb="sm">
         <IconBolt size={20} color="var(--mantine-color-brand-6)" aria-hidden />
         <Title order={2} size="h4">
           {t(`detail.energyTitle.${figures.energy.meaning}`)}

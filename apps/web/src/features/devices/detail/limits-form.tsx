@@ -13,12 +13,14 @@ import { IconAlertTriangle } from '@tabler/icons-react';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { numberFormat } from '@/lib/intl';
+import { honestNumberProps, numberOfText } from '@/lib/number-input';
 import { useUpdateLimits } from '../api/update-limits';
 
 type Field = 'warningLevel' | 'criticalLevel';
 type Raw = Record<Field, number | string>;
 
-const toNumber = (v: number | string): number => (typeof v === 'number' ? v : v.trim() === '' ? Number.NaN : Number(v.replace(',', '.')));
+/** The number a field's value stands for (an input's own text, e.g. on `input`, has the user's separator). */
+const toNumber = (v: number | string): number => numberOfText(typeof v === 'string' ? v.replace(',', '.') : v);
 
 /** Every problem of the pair by the shared rule (warning 0–50 %, critical 0–100 %, warning < critical). */
 export function limitErrors(raw: Raw): Partial<Record<Field, string>> {
@@ -80,7 +82,7 @@ export function LimitsForm({ device }: { device: Pick<Device, 'id' | 'limits'> }
       value={raw[f]}
       min={min}
       max={max}
-      clampBehavior="none"
+      {...honestNumberProps(i18n.language)}
       step={1}
       decimalScale={1}
       suffix=" %"

@@ -4,18 +4,17 @@ import { type Device, meterValueSchema } from '@phasewatch/shared';
 import { IconGauge } from '@tabler/icons-react';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { honestNumberProps, numberOfText } from '@/lib/number-input';
 import { useUpdateMeterValue } from '../api/update-meter-value';
 
-const toNumber = (v: number | string): number => (typeof v === 'number' ? v : v.trim() === '' ? Number.NaN : Number(v.replace(',', '.')));
-
 function meterError(v: number | string): string | undefined {
-  const r = meterValueSchema.safeParse({ meterValueKwh: toNumber(v) });
+  const r = meterValueSchema.safeParse({ meterValueKwh: numberOfText(v) });
   return r.success ? undefined : r.error.issues[0]?.message;
 }
 
 /** The energy meter value: a reading (kWh) the user enters, added to the measured energy in the total. */
 export function MeterValueForm({ device }: { device: Pick<Device, 'id' | 'meterValueKwh'> }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const save = useUpdateMeterValue(device.id);
   const [value, setValue] = useState<number | string>(device.meterValueKwh);
   const [error, setError] = useState<string | undefined>();
@@ -29,7 +28,7 @@ export function MeterValueForm({ device }: { device: Pick<Device, 'id' | 'meterV
     const err = meterError(value);
     setError(err);
     if (err) return;
-    save.mutate(toNumber(value), {
+    save.mutate(numberOfText(value), {
       onSuccess: () => notifications.show({ color: 'teal', message: t('messages.dataSaved') }),
       onError: () => notifications.show({ color: 'red', message: t('messages.energyMeterSaveFailed') }),
     });
@@ -53,9 +52,8 @@ export function MeterValueForm({ device }: { device: Pick<Device, 'id' | 'meterV
             name="meterValueKwh"
             value={value}
             min={0}
-            clampBehavior="none"
+            {...honestNumberProps(i18n.language)}
             decimalScale={3}
-            thousandSeparator={false}
             suffix=" kWh"
             onChange={(v) => {
               setValue(v);

@@ -1,22 +1,28 @@
-import { type DeviceKind, deviceKind, kindFigures, parameterInfo, type ReadingsResponse } from '@phasewatch/shared';
+import { type Device, type DeviceKind, deviceKind, kindFigures, parameterInfo, type ReadingsResponse } from '@phasewatch/shared';
 import type { QueryClient } from '@tanstack/react-query';
 import { getReadings, readingsQueryOptions } from '@/features/charts/api/get-readings';
 import { preloadChart } from '@/features/charts/chart-module';
 import { chartParams, chartsFor, chartsInFirstScreen } from '@/features/charts/chart-specs';
 import { authStore, storedTimezone } from '@/lib/auth-store';
-import { effectiveTimezone } from '@/lib/dates';
+import { effectiveTimezone, parseServerDate } from '@/lib/dates';
 import { deviceQueryOptions } from '../api/get-device';
 import { deviceEnergyQueryOptions } from '../api/get-device-energy';
+import { devicesQueryOptions } from '../api/get-devices';
 import { latestReadingQueryOptions } from '../api/get-latest-reading';
 import { baseLoadRequest } from './base-load';
 import { rangeOf, readSelection } from './chart-range';
 
 /**
  * Starts what a device page needs first — the device, its energy figures, the readings of the charts in
- * the first screen and the chart chunk — as soon as the route matches, before React has rendered the page: they then run
- * beside the page's own JavaScript and first render instead of after them. The page's queries find them
- * in the cache (the same keys), so nothing is asked twice. Only the first charts: the others load when
- * they come near the viewport, as before. Signed out, nothing is asked (the page sends the user to sign in).
+ * the first screen and the chart chunk — as soon as the route matches, before React has rendered the
+ * page: they then run beside the page's own JavaScript and first render instead of after them. The
+ * page's queries find them in the cache (the same keys), so nothing is asked twice. Only the first
+ * charts: the others load when they come near the viewport, as before. Signed out, nothing is asked
+ * (the page sends the user to sign in).
+ *
+ * The device's data is asked beside the device when the device is known to exist — the dashboard's list
+ * (the way users arrive) or an earlier answer names it; otherwise (a typed or shared address) once the
+ * device has answered, so an id that names no device costs that one request, not one 404 per chart.
  */
 export function prefetchDevicePage(
   client: QueryClient,
@@ -26,23 +32,43 @@ export function prefetchDevicePage(
   now = Date.now(),
 ): void {
   if (!authStore.getToken() || !Number.isInteger(deviceId) || deviceId <= 0) return;
+  const known: Pick<Device, 'typeCode' | 'lastSeen'> | undefined =
+    client.getQueryData(deviceQueryOptions(deviceId).queryKey) ??
+    client.getQueryData(devicesQueryOptions().queryKey)?.find((d) => d.id === deviceId);
   // The device, then its last reading (the live values card; asked from the device's last-seen time).
-  client
-    .fetchQuery(deviceQueryOptions(deviceId))
-    .then((device) => {
-      if (deviceKind(device.typeCode) === kind && device.lastSeen) void client.prefetchQuery(latestReadingQueryOptions(device));
+  const device = client.fetchQuery(deviceQueryOptions(deviceId));
+  device
+    .then((d) => {
+      if (deviceKind(d.typeCode) === kind && d.lastSeen) void client.prefetchQuery(latestReadingQueryOptions(d));
     })
     .catch(() => {});
-  // The energy figures of the summary (every kind shows them): asked beside the device, not after it.
+  // The chart code too (a failure shows when a chart asks for it again).
+  preloadChart().catch(() => {});
+  const rest = (d: Pick<Device, 'typeCode' | 'lastSeen'>) => {
+    // Another type's route redirects to the device's own, which asks for its own charts.
+    if (deviceKind(d.typeCode) === kind) prefetchDeviceData(client, kind, deviceId, search, now, d.lastSeen);
+  };
+  if (known) rest(known);
+  else device.then(rest, () => {});
+}
+
+/** The energy figures, the "always on" week and the first screen's charts of a device that exists. */
+function prefetchDeviceData(
+  client: QueryClient,
+  kind: DeviceKind,
+  deviceId: number,
+  search: URLSearchParams,
+  now: number,
+  lastSeen: string | null,
+): void {
+  // The energy figures of the summary (every kind shows them).
   void client.prefetchQuery(deviceEnergyQueryOptions(deviceId));
   // The "always on" card's week of power, where the kind shows it.
   if (kindFigures(kind).baseLoad) void client.prefetchQuery(readingsQueryOptions(baseLoadRequest(deviceId, kind, now)));
-  // The chart code too (a failure shows when a chart asks for it again).
-  preloadChart().catch(() => {});
   const figures = kindFigures(kind);
   const timezone = effectiveTimezone(storedTimezone());
   const sel = readSelection(search, now, timezone);
-  const range = rangeOf(sel, timezone);
+  const range = rangeOf(sel, timezone, now, lastSeen ? (parseServerDate(lastSeen)?.getTime() ?? null) : null);
   if (range.tooLong || range.reversed) return;
   const span = { deviceId, from: range.from, to: range.to };
   // The default detail first asks which parameters the device sent (see DeviceCharts).

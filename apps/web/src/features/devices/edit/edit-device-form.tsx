@@ -12,6 +12,7 @@ import { IconInfoCircle } from '@tabler/icons-react';
 import { type FormEvent, useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { DateField } from '@/components/ui/date-field';
 import { fieldErrorsOf } from '@/lib/error-text';
 import { useSchemaForm } from '@/lib/use-schema-form';
 import { useSaveDevice } from '../api/update-device';
@@ -25,9 +26,6 @@ const deviceValues = (d: Device): DeviceValues => ({
   billingStartDate: d.billingStartDate,
   billingPeriodMonths: d.billingPeriodMonths,
 });
-
-/** A NumberInput's value as the schema sees it: a number, NaN when it is not one (the rule says why). */
-const num = (v: number | string): number => (typeof v === 'number' ? v : v.trim() === '' ? Number.NaN : Number(v.replace(',', '.')));
 
 /**
  * `/edit-device/{id}`: the device's name, friendly name, location and default tariff (not available
@@ -47,26 +45,11 @@ export function EditDeviceForm({ device }: { device: Device }) {
     resetNotify(device.notifications);
   }, [device, resetDevice, resetNotify]);
 
-  const numberProps = <F extends keyof DeviceValues & string>(f: F) => ({
-    name: f,
-    value: Number.isNaN(form.values[f] as number) ? '' : (form.values[f] as number),
-    onChange: (v: number | string) => form.setValue(f, num(v) as DeviceValues[F]),
-    onBlur: () => form.validateField(f, form.values[f]),
-    error: form.errorText(f),
-  });
-  const notifyNumber = <F extends 'voltageDropThreshold' | 'voltageRiseThreshold' | 'notificationIntervalMinutes'>(f: F) => ({
-    name: f,
-    value: Number.isNaN(notify.values[f]) ? '' : notify.values[f],
-    onChange: (v: number | string) => notify.setValue(f, num(v)),
-    onBlur: () => notify.validateField(f, notify.values[f]),
-    error: notify.errorText(f),
-  });
   const toggle = (f: 'pushEnabled' | 'disableAtNight' | 'muteAll') => ({
     name: f,
     checked: notify.values[f],
     onChange: (e: { currentTarget: { checked: boolean } }) => notify.setValue(f, e.currentTarget.checked),
   });
-  const threshold = notify.values.totalConsumptionThreshold;
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -139,12 +122,15 @@ export function EditDeviceForm({ device }: { device: Device }) {
             {t('editDevice.sectionBilling')}
           </Title>
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <TextInput
-              type="date"
+            <DateField
               label={t('editDevice.billingStart')}
               description={t('editDevice.billingStartHint')}
               required
-              {...form.textProps('billingStartDate')}
+              name="billingStartDate"
+              value={form.values.billingStartDate || null}
+              onChange={(v) => form.setValue('billingStartDate', v ?? '')}
+              error={form.errorText('billingStartDate')}
+              popoverProps={{ zIndex: 300 }}
             />
             <NumberInput
               label={t('editDevice.billingMonths')}
@@ -152,8 +138,7 @@ export function EditDeviceForm({ device }: { device: Device }) {
               required
               min={1}
               max={24}
-              allowDecimal={false}
-              {...numberProps('billingPeriodMonths')}
+              {...form.numberProps('billingPeriodMonths')}
             />
           </SimpleGrid>
         </Card>
@@ -175,7 +160,7 @@ export function EditDeviceForm({ device }: { device: Device }) {
                 max={100}
                 decimalScale={1}
                 required
-                {...notifyNumber('voltageDropThreshold')}
+                {...notify.numberProps('voltageDropThreshold')}
               />
               <NumberInput
                 label={t('editDevice.voltageRise')}
@@ -185,7 +170,7 @@ export function EditDeviceForm({ device }: { device: Device }) {
                 max={100}
                 decimalScale={1}
                 required
-                {...notifyNumber('voltageRiseThreshold')}
+                {...notify.numberProps('voltageRiseThreshold')}
               />
               <NumberInput
                 label={t('editDevice.totalConsumption')}
@@ -193,20 +178,15 @@ export function EditDeviceForm({ device }: { device: Device }) {
                 suffix=" kWh"
                 min={0}
                 decimalScale={3}
-                name="totalConsumptionThreshold"
-                value={threshold === null || Number.isNaN(threshold) ? '' : threshold}
-                onChange={(v) => notify.setValue('totalConsumptionThreshold', v === '' ? null : num(v))}
-                onBlur={() => notify.validateField('totalConsumptionThreshold', notify.values.totalConsumptionThreshold)}
-                error={notify.errorText('totalConsumptionThreshold')}
+                {...notify.numberProps('totalConsumptionThreshold', { nullable: true })}
               />
               <NumberInput
                 label={t('editDevice.interval')}
                 description={t('editDevice.intervalHint')}
                 min={1}
                 max={1440}
-                allowDecimal={false}
                 required
-                {...notifyNumber('notificationIntervalMinutes')}
+                {...notify.numberProps('notificationIntervalMinutes')}
               />
             </SimpleGrid>
           </Stack>

@@ -1,7 +1,7 @@
 import { Button, Card, Group, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { type Device, deviceDetailPath, deviceFigures, deviceKind, NOMINAL_VOLTAGE, WEAK_SIGNAL_DBM } from '@phasewatch/shared';
 import { IconChartLine, IconEdit, IconWifi, IconWifi1, IconWifi2, IconWifiOff } from '@tabler/icons-react';
-import { type ReactNode, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { paths } from '@/config/paths';
@@ -12,12 +12,16 @@ import { effectiveTimezone } from '@/lib/dates';
 import { dateTimeFormat } from '@/lib/intl';
 import { useDeviceEnergy } from '../api/get-device-energy';
 import { DeviceStatusBadge, useDeviceStatus } from '../components/device-status';
+import { ReadingAge } from '../components/reading-age';
 import { deviceTypeLabel } from '../device-labels';
 import { newestReading } from '../live-reading';
 import { formatQuantity, headlineValue } from '../live-values';
-import { sparkParameters, sparkPath, sparkSeries } from './sparkline-data';
+import { sparkDots, sparkParameters, sparkPath, sparkSeries } from './sparkline-data';
 
 const DAY_MS = 86_400_000;
+
+/** How Phasewatch reads a collected device (nothing for one that sends by itself): a chunk of its own. */
+const CollectorChunk = lazy(() => import('@/features/collectors/components/collector-card').then((m) => ({ default: m.CollectorCard })));
 const SPARK_W = 600;
 const SPARK_H = 90;
 
@@ -76,7 +80,14 @@ export function DeviceOverview({ device: d }: { device: Device }) {
             </Text>
           </div>
           <div style={{ textAlign: 'right' }}>
-            <Text fz={34} fw={700} lh={1.1} style={{ fontVariantNumeric: 'tabular-nums' }} data-overview-headline>
+            <Text
+              fz={34}
+              fw={700}
+              lh={1.1}
+              c={!online || weakSignal ? 'dimmed' : undefined}
+              style={{ fontVariantNumeric: 'tabular-nums' }}
+              data-overview-headline
+            >
               {head ? formatQuantity(head.value, head.unit, locale) : '—'}
             </Text>
             <Text size="xs" c="dimmed">
@@ -112,9 +123,14 @@ export function DeviceOverview({ device: d }: { device: Device }) {
             <Text size="sm" fw={600} mt={4}>
               {lastTime ?? t('overview.never')}
             </Text>
+            {reading && <ReadingAge ts={reading.ts} size="xs" c="dimmed" />}
           </Stat>
         </SimpleGrid>
       </Card>
+
+      <Suspense fallback={null}>
+        <CollectorChunk deviceId={d.id} />
+      </Suspense>
 
       <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
         <Card withBorder padding="lg">
@@ -216,6 +232,7 @@ function Last24Hours({ device: d }: { device: Device }) {
   const series = readings.data ? sparkSeries(readings.data, kind) : null;
   const fmt = (v: number | null) => (v === null || !series ? '—' : formatQuantity(v, series.unit, i18n.language));
   const path = series ? sparkPath(series.values, SPARK_W, SPARK_H) : '';
+  const dots = series ? sparkDots(series.values, SPARK_W, SPARK_H) : '';
   const label = t(kind === 'thermostat' ? 'overview.sparkTemperature' : 'overview.sparkPower');
   const hour = (ms: number) =>
     dateTimeFormat(i18n.language, {
@@ -248,6 +265,17 @@ function Last24Hours({ device: d }: { device: Device }) {
             style={{ display: 'block' }}
           >
             <path d={path} fill="none" stroke="var(--mantine-primary-color-filled)" strokeWidth={2} vectorEffect="non-scaling-stroke" />
+            {/* A lone reading is a dot (a line needs two). */}
+            {dots && (
+              <path
+                d={dots}
+                stroke="var(--mantine-primary-color-filled)"
+                strokeWidth={7}
+                strokeLinecap="round"
+                vectorEffect="non-scaling-stroke"
+                data-spark-dots
+              />
+            )}
           </svg>
           <Group justify="space-between" gap="xs" mt={4}>
             <Text size="xs" c="dimmed">

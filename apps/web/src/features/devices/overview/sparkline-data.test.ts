@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sparkPath, sparkSeries } from './sparkline-data';
+import { sparkDots, sparkPath, sparkSeries } from './sparkline-data';
 
 const instant = (avg: (number | null)[]) => ({ kind: 'instant' as const, unit: 'W', avg, min: avg, max: avg });
 
@@ -33,5 +33,14 @@ describe('sparkPath', () => {
   it('breaks the line where there is no data and spans the box', () => {
     expect(sparkPath([0, 10, null, 10], 30, 12)).toBe('M0.0 10.0L10.0 2.0M30.0 2.0');
     expect(sparkPath([null, null], 30, 12)).toBe('');
+  });
+});
+
+describe('sparkDots', () => {
+  it('marks the values no line passes through: one reading in the middle, a value between gaps', () => {
+    expect(sparkDots([412], 600, 90)).toBe('M300.0 45.0h0');
+    expect(sparkDots([0, 10, null, 10], 30, 12)).toBe('M30.0 2.0h0');
+    expect(sparkDots([1, 2, 3], 30, 12)).toBe('');
+    expect(sparkDots([null], 30, 12)).toBe('');
   });
 });

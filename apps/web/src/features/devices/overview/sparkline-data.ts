@@ -53,19 +53,42 @@ export function sparkSeries(res: Pick<ReadingsResponse, 'ts' | 'series'>, kind: 
   };
 }
 
+/** The sparkline's vertical scale: a little margin top and bottom; a flat line sits in the middle. */
+function scaleOf(values: readonly (number | null)[], width: number, height: number) {
+  const present = values.filter((v): v is number => v !== null);
+  const min = Math.min(...present);
+  const max = Math.max(...present);
+  const span = max - min || 1;
+  const pad = 2;
+  const flat = max === min;
+  return {
+    x: (i: number) => (values.length <= 1 ? width / 2 : (i / (values.length - 1)) * width),
+    y: (v: number) => (flat ? height / 2 : pad + (1 - (v - min) / span) * (height - 2 * pad)),
+  };
+}
+
+/**
+ * SVG path data of the values no line passes through (both neighbours missing: one reading, a bucket
+ * between gaps), as zero-length sub-paths: drawn with round caps they are dots. Empty when there are none.
+ */
+export function sparkDots(values: readonly (number | null)[], width: number, height: number): string {
+  if (!values.some((v) => v !== null)) return '';
+  const { x, y } = scaleOf(values, width, height);
+  let d = '';
+  values.forEach((v, i) => {
+    if (v === null || values[i - 1] != null || values[i + 1] != null) return;
+    d += `M${x(i).toFixed(1)} ${y(v).toFixed(1)}h0`;
+  });
+  return d;
+}
+
 /**
  * SVG path data of a line through the values in a `width` × `height` box (a little margin top and bottom):
  * one sub-path per run of values, so a gap stays a gap. Empty when there is nothing to draw.
  */
 export function sparkPath(values: readonly (number | null)[], width: number, height: number): string {
-  const present = values.filter((v): v is number => v !== null);
-  if (present.length === 0) return '';
-  const min = Math.min(...present);
-  const max = Math.max(...present);
-  const span = max - min || 1;
-  const pad = 2;
-  const x = (i: number) => (values.length <= 1 ? width / 2 : (i / (values.length - 1)) * width);
-  const y = (v: number) => pad + (1 - (v - min) / span) * (height - 2 * pad);
+  if (!values.some((v) => v !== null)) return '';
+  const { x, y } = scaleOf(values, width, height);
   let d = '';
   let open = false;
   values.forEach((v, i) => {

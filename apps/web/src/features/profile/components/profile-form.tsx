@@ -52,7 +52,7 @@ export function ProfileForm({ user }: { user: User }) {
     >
       <Stack gap="sm" maw={560}>
         <TextInput label={t('profile.email')} value={user.email} readOnly disabled description={t('profile.emailReadOnly')} name="email" />
-        <TextInput label={t('profile.fullName')} autoComplete="name" {...form.textProps('fullName')} />
+        <TextInput label={t('profile.fullName')} autoComplete="name" required {...form.textProps('fullName')} />
         <Select
           label={t('profile.country')}
           name="country"

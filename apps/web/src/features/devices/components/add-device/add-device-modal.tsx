@@ -1,10 +1,12 @@
 import { Alert, Button, Code, CopyButton, Group, Modal, NumberInput, Select, Stack, Text, TextInput, Title, Tooltip } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { type CreateDeviceResponse, createDeviceRequestSchema, DEVICE_TYPES, deviceKind } from '@phasewatch/shared';
+import { type CollectorSource, type CreateDeviceResponse, createDeviceRequestSchema, DEVICE_TYPES, deviceKind } from '@phasewatch/shared';
 import { IconAlertTriangle, IconCheck, IconCopy, IconInfoCircle } from '@tabler/icons-react';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { StepperWidget } from '@/components/ui/stepper';
+import { CollectedDone } from '@/features/collectors/components/collected-done';
+import { type SourceChoice, SourceStep } from '@/features/collectors/components/source-step';
 import { errorTexts, fieldErrorsOf } from '@/lib/error-text';
 import { useSchemaForm } from '@/lib/use-schema-form';
 import { useCreateDevice } from '../../api/create-device';
@@ -14,7 +16,14 @@ import { ingestExamples } from '../../ingest-examples';
 const KNOWN_TYPES = [DEVICE_TYPES.ENERGY_METER_3P, DEVICE_TYPES.SINGLE_PHASE_METER, DEVICE_TYPES.SOLAR, DEVICE_TYPES.THERMOSTAT] as const;
 const OTHER = 'other';
 
-type Values = { name: string; friendlyName: string; typeCode: number; mac: string; model: string };
+type Values = {
+  name: string;
+  friendlyName: string;
+  typeCode: number;
+  mac: string | undefined;
+  model: string;
+  source?: CollectorSource | undefined;
+};
 
 /** "Add device": a dialog with the spec's stepper (details → location and tariff → the device key). */
 export function AddDeviceModal({ opened, onClose }: { opened: boolean; onClose(): void }) {
@@ -53,6 +62,32 @@ function AddDeviceFlow({ onDone }: { onDone(): void }) {
   const [otherType, setOtherType] = useState(false);
   const create = useCreateDevice();
   const [created, setCreated] = useState<CreateDeviceResponse | null>(null);
+  // Fox ENERGY, Shelly, Tasmota (read by Phasewatch) or a device that sends itself: chosen first.
+  const [choice, setChoice] = useState<SourceChoice>({ family: 'own' });
+  const collected = choice.family !== 'own';
+  // What the last connection test filled in: replaced by the next test, never what the user typed.
+  const filled = useRef({ name: '', model: '' });
+  const onChoice = (c: SourceChoice) => {
+    setChoice(c);
+    const fill = (field: 'name' | 'model', value: string) => {
+      const current = form.values[field];
+      if (current.trim() && current !== filled.current[field]) return;
+      form.setValue(field, value);
+      filled.current[field] = value;
+    };
+    if (c.family === 'own') {
+      form.setValue('source', undefined);
+      if (form.values.mac === undefined) form.setValue('mac', '');
+      fill('model', '');
+      return;
+    }
+    form.setValue('source', c.source);
+    form.setValue('mac', c.found?.mac);
+    if (!c.found) return;
+    fill('model', c.found.model ?? '');
+    fill('name', c.found.model ?? c.source.address);
+    if (c.found.typeCode !== undefined) form.setValue('typeCode', c.found.typeCode);
+  };
 
   const typeOptions = [
     ...KNOWN_TYPES.map((code) => ({ value: String(code), label: t(`deviceTypes.${deviceKind(code)}`) })),
@@ -83,21 +118,21 @@ function AddDeviceFlow({ onDone }: { onDone(): void }) {
           required
           min={0}
           max={9999}
-          allowDecimal={false}
-          value={form.values.typeCode}
-          onChange={(v) => form.setValue('typeCode', typeof v === 'number' ? v : Number.NaN)}
-          error={form.errorText('typeCode')}
-          name="typeCode"
+          {...form.numberProps('typeCode')}
         />
       )}
-      <TextInput
-        label={t('addDevice.mac')}
-        description={t('addDevice.macHint')}
-        required
-        autoComplete="off"
-        spellCheck={false}
-        {...form.textProps('mac')}
-      />
+      {collected && form.values.mac === undefined ? (
+        <TextInput label={t('addDevice.mac')} description={t('collectors.macFromAddress')} disabled value="" placeholder="—" />
+      ) : (
+        <TextInput
+          label={t('addDevice.mac')}
+          description={collected ? t('collectors.macFound') : t('addDevice.macHint')}
+          required={!collected}
+          autoComplete="off"
+          spellCheck={false}
+          {...form.textProps('mac')}
+        />
+      )}
       <TextInput label={t('addDevice.model')} {...form.textProps('model')} />
     </Stack>
   );
@@ -119,13 +154,19 @@ function AddDeviceFlow({ onDone }: { onDone(): void }) {
     </Stack>
   );
 
-  const key = created && <KeyStep created={created} />;
+  const key = created && (collected ? <CollectedDone created={created} /> : <KeyStep created={created} />);
 
   return (
     <StepperWidget
       finishLabel={t('addDevice.done')}
       onFinish={onDone}
       steps={[
+        {
+          label: t('collectors.stepSource'),
+          description: t('collectors.stepSourceHint'),
+          content: <SourceStep value={choice} onChange={onChoice} />,
+          onNext: () => choice.family === 'own' || choice.found !== null,
+        },
         {
           label: t('addDevice.stepDetails'),
           description: t('addDevice.stepDetailsHint'),

@@ -1,0 +1,53 @@
+import { addLocalDays, type HeatmapKind, localDate, localParts, zonedTimeToUtc } from '@phasewatch/shared';
+
+/** Local midnight of a calendar date `YYYY-MM-DD`. */
+export function dayStart(date: string, tz: string): number {
+  const [y = 1970, m = 1, d = 1] = date.split('-').map(Number);
+  return zonedTimeToUtc(tz, y, m, d);
+}
+
+export const isDate = (s: string) => /^\d{4}-\d{2}-\d{2}$/.test(s) && !Number.isNaN(Date.parse(`${s}T00:00:00Z`));
+
+/** The local dates `days` days before the date (negative: after). */
+export function shiftDate(date: string, days: number, tz: string): string {
+  return localDate(addLocalDays(dayStart(date, tz), days, tz), tz);
+}
+
+/** A heatmap's first range: the last 30 days, 12 weeks, this and last year, or the last five years. */
+export function defaultHeatmapRange(kind: HeatmapKind, now: number, tz: string): { from: string; to: string } {
+  const to = localDate(now, tz);
+  const year = localParts(now, tz).year;
+  if (kind === 'daily') return { from: shiftDate(to, -29, tz), to };
+  if (kind === 'weekly') return { from: shiftDate(to, -83, tz), to };
+  if (kind === 'monthly') return { from: `${year - 1}-01-01`, to };
+  return { from: `${year - 4}-01-01`, to };
+}
+
+/** [from, to) of local dates, both included. */
+export function dateRange(from: string, to: string, tz: string): { from: number; to: number } {
+  return { from: dayStart(from, tz), to: addLocalDays(dayStart(to, tz), 1, tz) };
+}
+
+/** This month so far and the same days a year earlier; this year and last year; the last 7 days and the 7 before. */
+export function periodPresets(now: number, tz: string) {
+  const p = localParts(now, tz);
+  const today = localDate(now, tz);
+  const monthStart = `${p.year}-${String(p.month).padStart(2, '0')}-01`;
+  const lastYear = (d: string) => `${Number(d.slice(0, 4)) - 1}${d.slice(4)}`;
+  // 29 February has no day a year earlier: the 28th stands in.
+  const safe = (d: string) => (d.endsWith('-02-29') ? `${d.slice(0, 8)}28` : d);
+  return {
+    monthVsLastYear: [
+      { from: monthStart, to: today },
+      { from: lastYear(monthStart), to: safe(lastYear(today)) },
+    ],
+    yearVsLastYear: [
+      { from: `${p.year}-01-01`, to: today },
+      { from: `${p.year - 1}-01-01`, to: safe(lastYear(today)) },
+    ],
+    weekVsWeek: [
+      { from: shiftDate(today, -6, tz), to: today },
+      { from: shiftDate(today, -13, tz), to: shiftDate(today, -7, tz) },
+    ],
+  } as const;
+}

@@ -1,0 +1,26 @@
+import { Button, Group } from '@mantine/core';
+import type { Device } from '@phasewatch/shared';
+import { IconEdit, IconEye } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { paths } from '@/config/paths';
+import { ExportButton } from '@/features/exports/components/export-button';
+
+/**
+ * The device page's actions, at the right of its title: the overview and the edit screen. Further
+ * actions of the device (an export, …) are added here, each a small button of the same size.
+ */
+export function DeviceToolbar({ device }: { device: Pick<Device, 'id' | 'name'> }) {
+  const { t } = useTranslation();
+  return (
+    <Group gap="xs" data-device-toolbar>
+      <Button component={Link} to={paths.deviceOverview(device.id)} variant="default" size="xs" leftSection={<IconEye size={16} />}>
+        {t('dashboard.overview')}
+      </Button>
+      <Button component={Link} to={paths.editDevice(device.id)} variant="default" size="xs" leftSection={<IconEdit size={16} />}>
+        {t('dashboard.edit')}
+      </Button>
+      <ExportButton deviceId={device.id} />
+    </Group>
+  );
+}
