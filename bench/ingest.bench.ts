@@ -14,6 +14,7 @@ import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
 import { RAW_COLUMNS } from '../apps/server/src/modules/readings/readings.raw.js';
 import type { BenchContext } from './run.js';
+import { processUsage } from './support/fleet.js';
 import { BENCH_PARAMS, benchApp, benchReadings } from './telemetry-fixtures.js';
 
 const BATCH = 5000;
@@ -38,7 +39,24 @@ type Dialect = 'sqlite' | 'postgres';
 // ---- server process -------------------------------------------------------------------------------
 
 type ToServer = { cmd: 'exit' };
-type FromServer = { cmd: 'ready'; base: string; ingestKeys: string[]; dataDir: string; databaseUrl: string };
+type FromServer = { cmd: 'ready'; base: string; token: string; ingestKeys: string[]; dataDir: string; databaseUrl: string };
+
+/**
+ * The notification rules' setting of a bench server (`INGEST_BENCH_RULES`): `off` builds the app without
+ * them; `on` turns every notification setting of its devices on (push, e-mail, quiet hours, a consumption
+ * threshold, the voltage thresholds and limits as the defaults have them).
+ */
+type Rules = 'default' | 'on' | 'off';
+const EVERY_SETTING = {
+  pushEnabled: true,
+  emailEnabled: true,
+  voltageDropThreshold: 10,
+  voltageRiseThreshold: 10,
+  totalConsumptionThreshold: 1_000_000,
+  disableAtNight: true,
+  notificationIntervalMinutes: 60,
+  muteAll: false,
+};
 
 /**
  * The app as `benchApp` builds it (SQLite in a temp dir or a fresh database in the bench cluster, demo
@@ -47,7 +65,8 @@ type FromServer = { cmd: 'ready'; base: string; ingestKeys: string[]; dataDir: s
  */
 async function serverMain(): Promise<void> {
   const dialect = process.env.INGEST_BENCH_DIALECT as Dialect;
-  const app = await benchApp(dialect, process.env.INGEST_BENCH_PG_URL ?? '');
+  const rules = (process.env.INGEST_BENCH_RULES ?? 'default') as Rules;
+  const app = await benchApp(dialect, process.env.INGEST_BENCH_PG_URL ?? '', rules === 'off' ? { notifications: { rules: false } } : {});
   let closing = false;
   const exit = async (code: number) => {
     if (closing) return;
@@ -70,9 +89,21 @@ async function serverMain(): Promise<void> {
     });
     ingestKeys.push(((await res.json()) as { ingestKey: string }).ingestKey);
   }
+  if (rules === 'on') {
+    for (const d of (await (await fetch(`${app.base}/api/devices`, { headers: { authorization: `Bearer ${app.token}` } })).json()) as {
+      id: number;
+    }[]) {
+      await fetch(`${app.base}/api/devices/${d.id}/notifications`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${app.token}` },
+        body: JSON.stringify(EVERY_SETTING),
+      });
+    }
+  }
   process.send?.({
     cmd: 'ready',
     base: app.base,
+    token: app.token,
     ingestKeys,
     dataDir: app.dataDir,
     databaseUrl: app.ctx.config.databaseUrl,
@@ -81,14 +112,20 @@ async function serverMain(): Promise<void> {
 
 // ---- bench process --------------------------------------------------------------------------------
 
-type Server = Omit<FromServer, 'cmd'> & { stop(): Promise<void> };
+type Server = Omit<FromServer, 'cmd'> & { pid: number; stop(): Promise<void> };
 
 /** Starts the server process and waits until it listens with its device registered. */
-async function startServer(dialect: Dialect, pgUrl: string): Promise<Server> {
+async function startServer(dialect: Dialect, pgUrl: string, rules: Rules = 'default'): Promise<Server> {
   // INGEST_SERVER_NODE_OPTIONS: extra node flags for the server (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
   const flags = (process.env.INGEST_SERVER_NODE_OPTIONS ?? '').split(' ').filter(Boolean);
   const child: ChildProcess = spawn(process.execPath, [...flags, '--import', 'tsx', fileURLToPath(import.meta.url)], {
-    env: { ...process.env, INGEST_BENCH_ROLE: 'server', INGEST_BENCH_DIALECT: dialect, INGEST_BENCH_PG_URL: pgUrl },
+    env: {
+      ...process.env,
+      INGEST_BENCH_ROLE: 'server',
+      INGEST_BENCH_DIALECT: dialect,
+      INGEST_BENCH_PG_URL: pgUrl,
+      INGEST_BENCH_RULES: rules,
+    },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -106,6 +143,7 @@ async function startServer(dialect: Dialect, pgUrl: string): Promise<Server> {
   const { cmd: _, ...info } = ready;
   return {
     ...info,
+    pid: child.pid as number,
     async stop() {
       if (child.exitCode === null && child.connected) child.send({ cmd: 'exit' } satisfies ToServer);
       const t = setTimeout(() => child.kill('SIGKILL'), 30_000);
@@ -189,7 +227,73 @@ function sqliteLoop(db: SqliteDatabase.Database, table: string, cols: readonly s
 
 const percent = (a: number, b: number) => ((a / b) * 100).toFixed(0);
 
+/** Readings the rules judge (the last 23 hours, 0.4 s apart) in 5,000-reading batches. */
+const RULES_TOTAL = 100_000;
+/**
+ * A sag of ten readings every this many readings: about the demo fleet's rate per reading at 1-minute
+ * reporting (a sag in one hour of 150). `INGEST_BENCH_SAG_EVERY` changes it (2,000: every batch has alarm
+ * changes, the rules' worst case here).
+ */
+const SAG_EVERY = Number(process.env.INGEST_BENCH_SAG_EVERY ?? 10_000);
+
+/**
+ * The cost of the notification rules on ingest: the same recent readings (the rules judge the last day
+ * only) into two servers, one with the rules and every notification setting on, one without them, in
+ * alternating rounds. A sag of ten readings every SAG_EVERY makes alarms begin and end, so the rules'
+ * writes are part of the figure.
+ */
+async function rulesComparison(ctx: BenchContext, dialect: Dialect): Promise<void> {
+  const label = dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL';
+  const series = benchReadings(Date.now() - 23 * 3_600_000, BATCH + RULES_TOTAL, 400);
+  for (let i = 0; i < series.length; i++)
+    if (i % SAG_EVERY < 10) Object.assign((series[i] as Rows[number]).values, { vave1: 199.4, vmin1: 198.2 });
+  const on = await startServer(dialect, ctx.pgUrl, 'on');
+  const off = await startServer(dialect, ctx.pgUrl, 'off');
+  try {
+    // CPU time of each server process (its threads included): steadier than the rates on a machine that
+    // other work shares, since each server mostly waits while the other one ingests.
+    const cpu0 = { on: processUsage(on.pid).cpuS, off: processUsage(off.pid).cpuS };
+    const rates = await alternate(
+      series.slice(BATCH),
+      series.slice(0, BATCH),
+      (slice) => httpIngest(on, on.ingestKeys.slice(0, FLEET), slice),
+      (slice) => httpIngest(off, off.ingestKeys.slice(0, FLEET), slice),
+    );
+    const list = (await (
+      await fetch(`${on.base}/api/notifications?limit=200`, { headers: { authorization: `Bearer ${on.token}` } })
+    ).json()) as {
+      items: { occurrences: number }[];
+    };
+    const cpuOn = processUsage(on.pid).cpuS - cpu0.on;
+    const cpuOff = processUsage(off.pid).cpuS - cpu0.off;
+    const slower = (1 - rates.http / rates.baseline) * 100;
+    ctx.report(
+      `${label} HTTP ingest, rules on (every setting on)`,
+      rates.http,
+      'readings/s',
+      `${slower.toFixed(1)} % slower than rules off (target ≤ 10 %); a sag every ${SAG_EVERY.toLocaleString('en')} readings: ${list.items.length} alarms, ${list.items.reduce((a, i) => a + i.occurrences, 0)} sag starts judged`,
+    );
+    ctx.report(`${label} HTTP ingest, rules off`, rates.baseline, 'readings/s', `same readings (last 23 h), ${ROUNDS} alternating rounds`);
+    const per100k = (s: number) => (s / (RULES_TOTAL + BATCH)) * 100_000;
+    ctx.report(
+      `${label} server CPU per 100,000 readings, rules on`,
+      per100k(cpuOn),
+      's',
+      `${(((cpuOn - cpuOff) / cpuOff) * 100).toFixed(1)} % more than rules off (${per100k(cpuOff).toFixed(2)} s): the process, its threads included`,
+    );
+  } finally {
+    await on.stop();
+    await off.stop();
+  }
+}
+
 export default async function ingestBench(ctx: BenchContext): Promise<void> {
+  // INGEST_BENCH_ONLY=rules: only the notification rules' figures (rules on beside rules off).
+  if (process.env.INGEST_BENCH_ONLY === 'rules') {
+    await rulesComparison(ctx, 'sqlite');
+    await rulesComparison(ctx, 'postgres');
+    return;
+  }
   const start = Date.now() - 400 * 86_400_000;
   // One series, so the counter keeps growing from the warm-up into the measured rows.
   const series = benchReadings(start - BATCH * 60_000, BATCH + TOTAL, 60_000);
@@ -263,6 +367,8 @@ export default async function ingestBench(ctx: BenchContext): Promise<void> {
     await sqliteServer.stop();
   }
 
+  await rulesComparison(ctx, 'sqlite');
+
   const pgRows = rows.slice(0, 100_000);
   const pgServer = await startServer('postgres', ctx.pgUrl);
   try {
@@ -303,6 +409,7 @@ export default async function ingestBench(ctx: BenchContext): Promise<void> {
   } finally {
     await pgServer.stop();
   }
+  await rulesComparison(ctx, 'postgres');
 }
 
 if (process.env.INGEST_BENCH_ROLE === 'server') {

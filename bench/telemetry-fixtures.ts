@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { buildApp } from '../apps/server/src/app.js';
+import { type BuildOptions, buildApp } from '../apps/server/src/app.js';
 import { loadConfig } from '../apps/server/src/config.js';
 
 /** The parameters a single-phase meter sends, as benchmark rows carry them. */
@@ -38,7 +38,7 @@ export function benchReadings(start: number, count: number, stepMs: number) {
 }
 
 /** A real app (SQLite in a temp dir, or a fresh database in the bench cluster) with a user and a device. */
-export async function benchApp(dialect: 'sqlite' | 'postgres', pgUrl: string) {
+export async function benchApp(dialect: 'sqlite' | 'postgres', pgUrl: string, options: Pick<BuildOptions, 'notifications'> = {}) {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'phasewatch-bench-'));
   let databaseUrl = '';
   const name = `bench_${Date.now().toString(36)}`;
@@ -62,7 +62,7 @@ export async function benchApp(dialect: 'sqlite' | 'postgres', pgUrl: string) {
     // Throughput is the figure here: the per-device ingest limit would cap it.
     rateLimits: { ingest: { max: 0, windowMs: 60_000 }, reads: { max: 0, windowMs: 60_000 }, jobs: { max: 0, windowMs: 60_000 } },
   };
-  const { app, ctx } = await buildApp(config, { logger: false });
+  const { app, ctx } = await buildApp(config, { logger: false, ...options });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;

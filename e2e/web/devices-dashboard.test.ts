@@ -279,6 +279,7 @@ describe('edit and overview in Chromium', () => {
     expect(billingStart).toMatch(/^\d{4}-\d{2}-15$/);
     expect(saved.notifications).toEqual({
       pushEnabled: true,
+      emailEnabled: false,
       voltageDropThreshold: 7.5,
       voltageRiseThreshold: 12,
       totalConsumptionThreshold: 450,

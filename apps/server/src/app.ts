@@ -23,6 +23,12 @@ import { accountsRoutes } from './modules/accounts/accounts.routes.js';
 import { AccountsService } from './modules/accounts/accounts.service.js';
 import { createAnalytics } from './modules/analytics/index.js';
 import { healthRoutes } from './modules/health/health.routes.js';
+import {
+  createMailChannel,
+  createNotifications,
+  type Notifications,
+  type NotificationsBuildOptions,
+} from './modules/notifications/notifications.module.js';
 import { createTelemetry } from './modules/telemetry.js';
 import { createRealtime } from './realtime/index.js';
 import { openStorage, type Storage } from './storage/database.js';
@@ -43,6 +49,8 @@ export interface BuildOptions {
   storage?: Storage;
   /** A pino logger, or false for none (tests). */
   logger?: boolean | FastifyBaseLogger | object;
+  /** Notification rules and channels (tests: a DNS stub, short retries; the ingest bench: rules off). */
+  notifications?: NotificationsBuildOptions;
 }
 
 /**
@@ -90,14 +98,16 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
 
   const tokens = new AccessTokens(config.jwtSecret, config.accessTokenTtlSeconds);
   const events = new EventBus();
+  const metrics = new AppMetrics();
+  const mail = createMailChannel(config, app.log, metrics, opts.notifications?.retryDelaysMs);
   const accounts = new AccountsService(new AccountsRepository(storage.db), tokens, app.log, {
     refreshTtlSeconds: config.refreshTokenTtlSeconds,
     loginMaxFailures: config.loginMaxFailures,
     loginFailureWindowMs: config.loginFailureWindowMs,
     publicUrl: config.publicUrl,
     events,
+    mail,
   });
-  const metrics = new AppMetrics();
   const base: BaseContext = { config, storage, tokens, accounts, events, metrics };
   app.decorate('authenticate', makeAuthenticate(accounts.checkAccess));
 
@@ -153,10 +163,14 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
     },
     { prefix: '/api' },
   );
+  // Registered before the telemetry's: alarm changes under way are stored before the readings writer stops.
+  let notifications: Notifications | undefined;
+  app.addHook('preClose', async () => notifications?.close());
   const telemetry = await createTelemetry(app, base);
   const realtime = await createRealtime(app, base, telemetry);
+  notifications = await createNotifications(app, { ...base, telemetry, realtime }, mail, opts.notifications);
   const analytics = await createAnalytics(app, base, telemetry, realtime);
-  const ctx: AppContext = { ...base, telemetry, realtime, analytics, routes };
+  const ctx: AppContext = { ...base, telemetry, realtime, notifications, analytics, routes };
 
   const indexHtml = path.join(config.webDistDir, 'index.html');
   const hasWeb = existsSync(indexHtml);

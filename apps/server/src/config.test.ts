@@ -1,6 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { loadConfig } from './config.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
@@ -51,5 +52,38 @@ describe('configuration', () => {
     expect(() => loadConfig({ DATA_DIR: '/tmp/pw-config-test', JWT_SECRET: 'x', ENERGY_JITTER_RATIO: '1.5' })).toThrow(
       /ENERGY_JITTER_RATIO/,
     );
+  });
+
+  it('generates the VAPID keys into DATA_DIR once (like the JWT secret), or takes both from the environment', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'pw-vapid-'));
+    try {
+      const first = loadConfig({ DATA_DIR: dir, JWT_SECRET: 'x' }).vapid;
+      expect(Buffer.from(first.publicKey, 'base64url')).toHaveLength(65);
+      expect(Buffer.from(first.privateKey, 'base64url')).toHaveLength(32);
+      expect(loadConfig({ DATA_DIR: dir, JWT_SECRET: 'x' }).vapid).toEqual(first);
+      expect(statSync(path.join(dir, 'vapid-keys.json')).mode & 0o777).toBe(0o600);
+      const env = { VAPID_PUBLIC_KEY: first.publicKey, VAPID_PRIVATE_KEY: first.privateKey, VAPID_SUBJECT: 'mailto:ops@example.com' };
+      expect(loadConfig({ DATA_DIR: '/tmp/pw-config-test', JWT_SECRET: 'x', ...env }).vapid).toEqual({
+        ...first,
+        subject: 'mailto:ops@example.com',
+      });
+      expect(() => loadConfig({ DATA_DIR: '/tmp/pw-config-test', JWT_SECRET: 'x', VAPID_PUBLIC_KEY: first.publicKey })).toThrow(
+        /VAPID_PRIVATE_KEY/,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses an SMTP_URL that is not smtp:// or smtps:// (without echoing its password)', () => {
+    const smtpDir = mkdtempSync(path.join(os.tmpdir(), 'pw-smtp-'));
+    onTestFinished(() => rmSync(smtpDir, { recursive: true, force: true }));
+    expect(loadConfig({ DATA_DIR: smtpDir, JWT_SECRET: 'x', SMTP_URL: 'smtps://u:pw@mail.example.com' }).smtpUrl).toBe(
+      'smtps://u:pw@mail.example.com',
+    );
+    expect(() => loadConfig({ DATA_DIR: smtpDir, JWT_SECRET: 'x', SMTP_URL: 'http://u:secret@mail.example.com' })).toThrow(
+      /SMTP_URL must be/,
+    );
+    expect(() => loadConfig({ DATA_DIR: smtpDir, JWT_SECRET: 'x', SMTP_URL: 'http://u:secret@mail.example.com' })).not.toThrow(/secret/);
   });
 });

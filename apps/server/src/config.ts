@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createECDH, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_APP_VERSION } from '@phasewatch/shared';
@@ -61,6 +61,17 @@ export interface AppConfig {
   energyGapLimitMs: number;
   /** PostgreSQL connections per server instance (`PG_POOL_SIZE`, default 10). */
   pgPoolSize: number;
+  /** `smtp://host:port` or `smtps://user:pass@host` (`SMTP_URL`): alarm and password-reset mails; empty: no mail. */
+  smtpUrl: string;
+  /** Sender of those mails (`MAIL_FROM`, default `Phasewatch <no-reply@host of PUBLIC_URL>`). */
+  mailFrom: string;
+  /** Web Push (VAPID) keys, base64url: from `VAPID_PUBLIC_KEY`/`VAPID_PRIVATE_KEY` or generated into dataDir. */
+  vapid: { publicKey: string; privateKey: string; subject: string };
+  /**
+   * Accept push endpoints on loopback, private and link-local addresses (`PUSH_ALLOW_PRIVATE_ENDPOINTS=1`).
+   * For tests only: such endpoints let a user make the server send requests into its own network.
+   */
+  pushAllowPrivateEndpoints: boolean;
   /** Background jobs (exports) this instance runs at once (`JOB_CONCURRENCY`, default 1; 0: none). */
   jobConcurrency: number;
   /**
@@ -103,6 +114,22 @@ function bool(value: string | undefined, fallback: boolean): boolean {
   return !['0', 'false', 'no', 'off'].includes(value.toLowerCase());
 }
 
+/** `SMTP_URL` checked at start: a typo should stop the server, not lose every mail later. */
+function smtpUrl(value: string | undefined): string {
+  if (!value) return '';
+  if (!URL.canParse(value) || !['smtp:', 'smtps:'].includes(new URL(value).protocol))
+    throw new Error(`SMTP_URL must be smtp://host:port or smtps://user:pass@host, got "${value.replace(/\/\/[^@/]*@/, '//…@')}"`);
+  return value;
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname || 'localhost';
+  } catch {
+    return 'localhost';
+  }
+}
+
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 
 /** Reads the secret from dataDir, creating it (mode 0600) on first start. */
@@ -118,6 +145,39 @@ function persistedSecret(dataDir: string, file: string): string {
   }
 }
 
+/** Base64url without padding of raw bytes. */
+const b64url = (b: Buffer) => b.toString('base64url');
+
+/**
+ * VAPID keys (P-256: the uncompressed public point and the private scalar, base64url) from the
+ * environment, which every instance of a deployment must share, or generated into dataDir on first start
+ * (mode 0600) like the JWT secret: a browser's subscription belongs to the public key it was made with.
+ */
+function vapidKeys(env: NodeJS.ProcessEnv, dataDir: string): { publicKey: string; privateKey: string } {
+  const pub = env.VAPID_PUBLIC_KEY ?? '';
+  const priv = env.VAPID_PRIVATE_KEY ?? '';
+  if (pub || priv) {
+    if (Buffer.from(pub, 'base64url').length !== 65 || Buffer.from(priv, 'base64url').length !== 32)
+      throw new Error('VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY must both be set: a 65-byte and a 32-byte P-256 key in base64url');
+    return { publicKey: pub, privateKey: priv };
+  }
+  const p = path.join(dataDir, 'vapid-keys.json');
+  try {
+    const stored = JSON.parse(readFileSync(p, 'utf8')) as { publicKey: string; privateKey: string };
+    if (typeof stored.publicKey === 'string' && typeof stored.privateKey === 'string') return stored;
+  } catch {
+    // first start (or an unreadable file, which the write below refuses to replace)
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const ecdh = createECDH('prime256v1');
+  ecdh.generateKeys();
+  // The private scalar is 32 bytes; Node drops its leading zero bytes.
+  const priv32 = Buffer.concat([Buffer.alloc(32), ecdh.getPrivateKey()]).subarray(-32);
+  const keys = { publicKey: b64url(ecdh.getPublicKey()), privateKey: b64url(priv32) };
+  writeFileSync(p, `${JSON.stringify(keys)}\n`, { mode: 0o600, flag: 'wx' });
+  return keys;
+}
+
 /** Configuration from environment variables, each with a default that runs the embedded app. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const dataDir = path.resolve(env.DATA_DIR || path.join(repoRoot, 'data'));
@@ -127,6 +187,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   // A demo sign-in with a published password must not appear on a reachable server by accident:
   // off by default beyond loopback, unless DEMO_ACCOUNT=on says so.
   const demoDisabled = env.DEMO_ACCOUNT ? !bool(env.DEMO_ACCOUNT, true) : !loopback;
+  const publicUrl = env.PUBLIC_URL || `http://${host}:${port}`;
   const collectorNetworks = env.COLLECTOR_NETWORKS
     ? env.COLLECTOR_NETWORKS.split(',')
         .map((s) => s.trim())
@@ -158,7 +219,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     webDistDir: path.resolve(env.WEB_DIST_DIR || path.join(repoRoot, 'apps/web/dist')),
     loginMaxFailures: int(env.LOGIN_MAX_FAILURES, 10, 'LOGIN_MAX_FAILURES'),
     loginFailureWindowMs: int(env.LOGIN_FAILURE_WINDOW_MS, 15 * 60_000, 'LOGIN_FAILURE_WINDOW_MS'),
-    publicUrl: env.PUBLIC_URL || `http://${host}:${port}`,
+    publicUrl,
     metricsToken: env.METRICS_TOKEN || '',
     backupDir: path.resolve(env.BACKUP_DIR || path.join(dataDir, 'backups')),
     rateLimits: {
@@ -171,6 +232,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     energyJitterRatio: ratio(env.ENERGY_JITTER_RATIO, 0.9, 'ENERGY_JITTER_RATIO'),
     energyGapLimitMs: int(env.ENERGY_GAP_LIMIT_MINUTES, 15, 'ENERGY_GAP_LIMIT_MINUTES') * 60_000,
     pgPoolSize: Math.max(1, int(env.PG_POOL_SIZE, 10, 'PG_POOL_SIZE')),
+    smtpUrl: smtpUrl(env.SMTP_URL),
+    mailFrom: env.MAIL_FROM || `Phasewatch <no-reply@${hostOf(publicUrl)}>`,
+    vapid: { ...vapidKeys(env, dataDir), subject: env.VAPID_SUBJECT || 'mailto:no-reply@phasewatch.invalid' },
+    pushAllowPrivateEndpoints: bool(env.PUSH_ALLOW_PRIVATE_ENDPOINTS, false),
     jobConcurrency: int(env.JOB_CONCURRENCY, 1, 'JOB_CONCURRENCY'),
     jobQueueLimit: Math.max(1, int(env.JOB_QUEUE_LIMIT, 16, 'JOB_QUEUE_LIMIT')),
     collectors: bool(env.COLLECTORS, true),

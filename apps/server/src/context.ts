@@ -5,6 +5,7 @@ import type { RouteInfo } from './http/openapi.js';
 import type { AppMetrics } from './metrics/metrics.js';
 import type { AccountsService } from './modules/accounts/accounts.service.js';
 import type { Analytics } from './modules/analytics/index.js';
+import type { Notifications } from './modules/notifications/notifications.module.js';
 import type { Telemetry } from './modules/telemetry.js';
 import type { Realtime } from './realtime/index.js';
 import type { Storage } from './storage/database.js';
@@ -29,6 +30,7 @@ export interface BaseContext {
 export interface AppContext extends BaseContext {
   telemetry: Telemetry;
   realtime: Realtime;
+  notifications: Notifications;
   /** Heatmaps, tables, comparisons, exports and the job queue. */
   analytics: Analytics;
   /** Every route the app registered (the gates walk it: a new route is covered without being listed). */

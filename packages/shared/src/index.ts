@@ -7,6 +7,7 @@ export * from './energy/balance.js';
 export * from './energy/counter.js';
 export * from './energy/zoned-time.js';
 export * from './geo/timezone.js';
+export * from './notifications/notification.schema.js';
 export * from './realtime/hub-contract.js';
 export * from './telemetry/device.schema.js';
 export * from './telemetry/device-figures.js';

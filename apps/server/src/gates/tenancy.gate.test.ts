@@ -49,7 +49,7 @@ afterAll(async () => fox?.stop());
 /**
  * How to create a user-owned object, by the resource segment its routes put before the id
  * (`/api/devices/:id/...` → `devices`). A route whose id belongs to a resource missing here fails the
- * gate: locations, tariffs, comparisons, exports and notifications add theirs when they arrive.
+ * gate: locations, tariffs, comparisons and exports add theirs when they arrive.
  */
 const OWNED_RESOURCES: Record<string, (app: FastifyInstance, owner: User) => Promise<Owned>> = {
   devices: async (app, owner) => {
@@ -97,6 +97,43 @@ const OWNED_RESOURCES: Record<string, (app: FastifyInstance, owner: User) => Pro
           readings: await read(`/api/devices/${id}/readings?from=${now - 3_600_000}&to=${now + 60_000}&interval=raw`),
         };
       },
+    };
+  },
+  notifications: async (app, owner) => {
+    // An alarm of A's device: its reading sags far below the drop threshold.
+    const marker = `A-only-${Math.random().toString(36).slice(2, 10)}`;
+    const n = fixtures++;
+    const mac = `02:AC:00:00:${String(Math.floor(n / 100)).padStart(2, '0')}:${String(n % 100).padStart(2, '0')}`;
+    const created = await app.inject({
+      method: 'POST',
+      url: '/api/devices',
+      headers: owner.auth,
+      payload: { name: marker, mac, typeCode: 13 },
+    });
+    if (created.statusCode !== 200) throw new Error(`notification fixture: ${created.statusCode} ${created.body}`);
+    const { device: sagging, ingestKey } = created.json() as { device: { id: number }; ingestKey: string };
+    await app.inject({
+      method: 'POST',
+      url: '/api/ingest',
+      headers: { 'x-device-key': ingestKey },
+      payload: { readings: [{ ts: new Date(Date.now() - 1000).toISOString(), values: { vave1: 150 } }] },
+    });
+    const list = async () =>
+      (await app.inject({ method: 'GET', url: `/api/notifications?deviceId=${sagging.id}`, headers: owner.auth })).json() as {
+        items: { id: number }[];
+      };
+    const deadline = Date.now() + 10_000;
+    let items = (await list()).items;
+    while (items.length === 0 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 20));
+      items = (await list()).items;
+    }
+    if (items.length === 0) throw new Error('notification fixture: the sag raised no alarm');
+    const id = String(items[0]?.id);
+    return {
+      params: { id },
+      markers: [marker],
+      snapshot: async () => (await list()).items.find((i) => String(i.id) === id),
     };
   },
   exports: async (app, owner) => {

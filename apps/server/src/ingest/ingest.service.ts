@@ -16,6 +16,7 @@ import type { IngestMetrics, IngestSource } from '../metrics/metrics.js';
 import type { IngestIdentity } from '../modules/devices/devices.repository.js';
 import type { DevicesService } from '../modules/devices/devices.service.js';
 import type { BatchWriter } from './batch-writer.js';
+import { CommittedColumns, CommittedObjects } from './committed-readings.js';
 import { ParsedIngest } from './ingest.bytes.js';
 
 /** Batches up to this size announce every reading on the bus; larger ones (backfills) only the newest. */
@@ -195,6 +196,9 @@ export class IngestService {
     const announce = readings.length <= EVENT_EVERY_READING_UP_TO ? readings : readings.slice(-1);
     for (const r of announce)
       this.events.emit('readingCommitted', { deviceId: device.id, userId: device.userId, ts: r.ts, values: r.values });
+    // Every reading of the commit, once, for the notification rules (nothing is built when nobody listens).
+    if (this.events.listenerCount('readingsCommitted') > 0)
+      this.events.emit('readingsCommitted', new CommittedObjects(device.id, device.userId, readings));
     this.afterCommit(device.id, now);
     return { accepted: body.readings.length };
   }
@@ -230,6 +234,8 @@ export class IngestService {
         ts: body.ts[i] as number,
         values: body.values(i),
       });
+    if (this.events.listenerCount('readingsCommitted') > 0)
+      this.events.emit('readingsCommitted', new CommittedColumns(device.id, device.userId, body.count, body.ts, body.index, body.cols));
     this.afterCommit(device.id, now);
     return { accepted: body.count };
   }

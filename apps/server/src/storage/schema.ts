@@ -45,6 +45,8 @@ export interface Database {
   rollup_packed: RollupPackedTable;
   rollup_day: RollupDayTable;
   login_attempts: LoginAttemptsTable;
+  notifications: NotificationsTable;
+  push_subscriptions: PushSubscriptionsTable;
   jobs: JobsTable;
   export_chunks: ExportChunksTable;
   comparisons: ComparisonsTable;
@@ -132,6 +134,45 @@ export type UserRow = Selectable<UsersTable>;
 export type NewUserRow = Insertable<UsersTable>;
 export type UserUpdate = Updateable<UsersTable>;
 export type RefreshTokenRow = Selectable<RefreshTokensTable>;
+
+/** Alarms and events of the notification rules (migration 0009; see modules/notifications/). */
+export interface NotificationsTable {
+  id: Generated<number>;
+  user_id: number;
+  device_id: number;
+  kind: string;
+  level: string;
+  started_at: number;
+  /** Null while the condition holds (at most one such row per device and kind). */
+  ended_at: number | null;
+  worst_value: number | null;
+  worst_phase: number | null;
+  threshold: number | null;
+  occurrences: Generated<number>;
+  /** Why delivery was held (quietHours, muted, late, interval), or null. */
+  held: string | null;
+  push_sent: Generated<number>;
+  email_sent: Generated<number>;
+  read_at: number | null;
+  acknowledged_at: number | null;
+  created_at: number;
+}
+
+/** Web Push subscriptions of users' browsers. */
+export interface PushSubscriptionsTable {
+  id: Generated<number>;
+  user_id: number;
+  endpoint: string;
+  /** SHA-256 of the endpoint (unique). */
+  endpoint_hash: string;
+  p256dh: string;
+  auth: string;
+  created_at: number;
+  last_success_at: number | null;
+}
+
+export type NotificationRow = Selectable<NotificationsTable>;
+export type PushSubscriptionRow = Selectable<PushSubscriptionsTable>;
 
 /** The stored job queue (jobs/job-queue.ts): one row per background job. */
 export interface JobsTable {

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../app.js';
+import { type BuildOptions, buildApp } from '../app.js';
 import { type AppConfig, loadConfig } from '../config.js';
 import type { AppContext } from '../context.js';
 import type { Dialect } from '../storage/database.js';
@@ -17,7 +17,22 @@ export interface TestApp {
  * The real app on a fresh database of the dialect, not listening (use `app.inject`, or
  * `app.listen({ port: 0, host: '127.0.0.1' })` for real sockets). No demo data, no simulator.
  */
-export async function buildTestApp(dialect: Dialect, overrides: Partial<AppConfig> = {}): Promise<TestApp> {
+/**
+ * Push endpoint hosts in tests resolve through this table only (no DNS query leaves the machine); an
+ * unknown name does not resolve.
+ */
+export const testHosts = new Map<string, string[]>();
+const offlineResolver = async (host: string) => {
+  const found = testHosts.get(host);
+  if (!found) throw Object.assign(new Error(`${host} is not a test host`), { code: 'ENOTFOUND' });
+  return found;
+};
+
+export async function buildTestApp(
+  dialect: Dialect,
+  overrides: Partial<AppConfig> = {},
+  options: Pick<BuildOptions, 'notifications'> = {},
+): Promise<TestApp> {
   const ts = await createTestStorage(dialect);
   const config: AppConfig = {
     ...loadConfig({
@@ -33,7 +48,11 @@ export async function buildTestApp(dialect: Dialect, overrides: Partial<AppConfi
     logLevel: 'silent',
     ...overrides,
   };
-  const { app, ctx } = await buildApp(config, { storage: ts.storage, logger: false });
+  const { app, ctx } = await buildApp(config, {
+    storage: ts.storage,
+    logger: false,
+    notifications: { resolveHost: offlineResolver, retryDelaysMs: [50, 200], ...options.notifications },
+  });
   await app.ready();
   return {
     app,

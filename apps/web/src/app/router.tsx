@@ -73,6 +73,7 @@ export const routes: RouteObject[] = [
           { path: routePatterns.editDevice, ...page(() => import('./routes/edit-device') as unknown as Promise<Module>) },
           { path: routePatterns.deviceOverview, ...page(() => import('./routes/device-overview') as unknown as Promise<Module>) },
           { path: paths.profile, ...page(() => import('./routes/profile') as unknown as Promise<Module>) },
+          { path: paths.notifications, ...page(() => import('./routes/notifications') as unknown as Promise<Module>) },
           { path: paths.analytics, ...page(() => import('./routes/analytics') as unknown as Promise<Module>) },
           { path: paths.signOut, ...page(() => import('./routes/sign-out') as unknown as Promise<Module>) },
           { path: paths.locations, ...page(placeholders, 'LocationListPage') },

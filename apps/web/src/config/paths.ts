@@ -24,6 +24,8 @@ export const paths = {
   register: '/register',
   forgotPassword: '/forgot-password',
   resetPassword: '/reset-password',
+  /** The notification centre (ours: the bell in the header leads here). */
+  notifications: '/notifications',
   notFound: '/404',
 } as const;
 
@@ -67,6 +69,13 @@ export const api = {
   collectorTest: 'collectors/test',
   collectorDiscover: 'collectors/discover',
   deviceNotifications: (id: string | number) => `devices/${id}/notifications`,
+  notifications: 'notifications',
+  notificationsUnread: 'notifications/unread-count',
+  notificationsReadAll: 'notifications/read-all',
+  notificationRead: (id: string | number) => `notifications/${id}/read`,
+  notificationAcknowledge: (id: string | number) => `notifications/${id}/acknowledge`,
+  pushVapidKey: 'push/vapid-public-key',
+  pushSubscriptions: 'push/subscriptions',
   exports: 'exports',
   export: (id: string) => `exports/${id}`,
   exportDownload: (id: string) => `exports/${id}/download`,

@@ -78,6 +78,7 @@ function MonthsForm({ onValid }: { onValid(v: unknown): void }) {
 function Threshold({ onValid }: { onValid(v: unknown): void }) {
   const form = useSchemaForm(notificationSettingsSchema, {
     pushEnabled: false,
+    emailEnabled: false,
     voltageDropThreshold: 10,
     voltageRiseThreshold: 10,
     totalConsumptionThreshold: null as number | null,

@@ -1,3 +1,5 @@
+import type { NotificationItem } from '../notifications/notification.schema.js';
+
 /**
  * The contract of the realtime hub at `/hubs/dashboardHub`, shared by the server (which pushes these
  * events) and the web app (which listens for them): paths, hub method names, event names and payloads.
@@ -54,6 +56,11 @@ export interface NotificationEvent {
   message: string;
   /** Epoch milliseconds (UTC). */
   ts: number;
+  /**
+   * The alarm as the notification list shows it (new alarms of the rules: `message` is then
+   * `notifications.kinds.<kind>`); its `held` says whether it was pushed or mailed.
+   */
+  item?: NotificationItem;
 }
 
 /** A background export finished; the client may download it. */

@@ -33,6 +33,8 @@ export type MeterValue = z.infer<typeof meterValueSchema>;
 /** Notification settings of spec section 3; thresholds are % of nominal voltage, consumption in kWh. */
 export const notificationSettingsSchema = z.strictObject({
   pushEnabled: z.boolean({ error: 'validation.required' }),
+  /** Alarm mails to the owner's address (when the server has a mail server, `SMTP_URL`). */
+  emailEnabled: z.boolean({ error: 'validation.required' }),
   voltageDropThreshold: num().min(0, { error: 'validation.min' }).max(100, { error: 'validation.max' }),
   voltageRiseThreshold: num().min(0, { error: 'validation.min' }).max(100, { error: 'validation.max' }),
   /** Consumption (kWh) in the billing period above which a notification is sent; null for none. */
@@ -51,6 +53,7 @@ export type NotificationSettings = z.infer<typeof notificationSettingsSchema>;
 
 export const DEFAULT_NOTIFICATION_SETTINGS: NotificationSettings = {
   pushEnabled: false,
+  emailEnabled: false,
   voltageDropThreshold: 10,
   voltageRiseThreshold: 10,
   totalConsumptionThreshold: null,

@@ -11,7 +11,10 @@ import { DUMMY_HASH, hashPassword, verifyPassword } from '../../auth/passwords.j
 import { type AccessClaims, type AccessTokens, randomToken, sha256 } from '../../auth/tokens.js';
 import type { EventBus } from '../../events/bus.js';
 import { keyedError, unauthorized } from '../../http/errors.js';
+import { languageOf } from '../../i18n/messages.js';
 import type { UserRow } from '../../storage/schema.js';
+import type { MailChannel } from '../notifications/channels/mail.channel.js';
+import { passwordResetMail } from '../notifications/notifications.texts.js';
 import type { AccountsRepository } from './accounts.repository.js';
 import { LoginThrottle } from './login-throttle.js';
 
@@ -29,6 +32,8 @@ export interface AccountsServiceOptions {
   publicUrl: string;
   /** Told about ended sessions, so the realtime hub closes their connections. */
   events?: EventBus;
+  /** The mail server of `SMTP_URL` (password-reset links), or null: the link goes to the log. */
+  mail?: MailChannel | null;
 }
 
 const RESET_TTL_MS = 60 * 60_000;
@@ -207,8 +212,15 @@ export class AccountsService {
     // Only the newest link works: an older one (in a mailbox, a forwarded mail) is ended.
     await this.repo.endPasswordResets(row.id, now);
     await this.repo.insertPasswordReset({ token_hash: sha256(token), user_id: row.id, expires_at: now + RESET_TTL_MS, created_at: now });
-    // No mail server is configured in this version: the link goes to the server log.
-    this.log.info({ email: row.email, resetUrl: `${this.opts.publicUrl}/reset-password?token=${token}` }, 'password reset link');
+    const resetUrl = `${this.opts.publicUrl.replace(/\/+$/, '')}/reset-password?token=${token}`;
+    if (this.opts.mail) {
+      // The link goes by mail only: a log line would let whoever reads the logs reset the password.
+      this.opts.mail.send(passwordResetMail(languageOf(row.language), row.email, row.full_name, resetUrl), 'password reset');
+      this.log.info({ email: row.email }, 'password reset mail queued');
+      return;
+    }
+    // No mail server configured: the link goes to the server log.
+    this.log.info({ email: row.email, resetUrl }, 'password reset link');
   }
 
   async resetPassword(token: string, password: string): Promise<void> {

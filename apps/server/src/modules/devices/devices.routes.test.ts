@@ -97,6 +97,7 @@ describe.each(DIALECTS)('devices API (%s)', (dialect) => {
 
     const settings = {
       pushEnabled: true,
+      emailEnabled: true,
       voltageDropThreshold: 10,
       voltageRiseThreshold: 12,
       totalConsumptionThreshold: 300,
@@ -106,6 +107,9 @@ describe.each(DIALECTS)('devices API (%s)', (dialect) => {
     };
     expect((await put(`/api/devices/${id}/notifications`, settings)).json().notifications).toEqual(settings);
     expect((await put(`/api/devices/${id}/notifications`, { ...settings, notificationIntervalMinutes: 0 })).statusCode).toBe(400);
+    // emailEnabled sits beside pushEnabled and is required like it.
+    const { emailEnabled: _, ...withoutEmail } = settings;
+    expect((await put(`/api/devices/${id}/notifications`, withoutEmail)).json().errors[0].field).toBe('emailEnabled');
 
     for (const [method, url] of [
       ['GET', `/api/devices/${id}`],

@@ -33,9 +33,11 @@ import type { DevicesRepository, IngestIdentity } from './devices.repository.js'
 const macConflict = () => keyedError(409, 'errors.macTaken', { field: 'mac' });
 const deviceNotFound = () => keyedError(404, 'errors.deviceNotFound');
 
-function notificationsOf(row: DeviceRow): NotificationSettings {
+/** A device's notification settings as stored (defaults for what is missing or unreadable). */
+export function notificationsOf(row: Pick<DeviceRow, 'notifications'>): NotificationSettings {
   try {
-    return notificationSettingsSchema.parse(JSON.parse(row.notifications));
+    // Settings stored before a field existed (emailEnabled) take its default.
+    return notificationSettingsSchema.parse({ ...DEFAULT_NOTIFICATION_SETTINGS, ...JSON.parse(row.notifications) });
   } catch {
     return DEFAULT_NOTIFICATION_SETTINGS;
   }
@@ -146,6 +148,7 @@ export class DevicesService {
     const row = await this.repo.update(userId, id, { ...patch, modified_at: this.now() });
     if (row === 'conflict') throw macConflict();
     if (!row) throw deviceNotFound();
+    this.events.emit('deviceSettingsChanged', { deviceId: id, userId });
     return this.toDevice(row);
   }
 

@@ -439,6 +439,11 @@ export class ReadingsRepository {
     return pgWriteConcurrency(pgPoolSize);
   }
 
+  /** The writer thread (null without one): other modules' writes that must not wait on the app's connection run there. */
+  get writerThread(): WriterThread | null {
+    return this.thread;
+  }
+
   /** Stops the writer thread (after the writes already made); the storage itself is closed by its owner. */
   async close(): Promise<void> {
     await this.thread?.close();

@@ -16,6 +16,8 @@ export interface WriterOps {
   recordStatuses: [changes: import('./readings.repository.js').StatusChange[]];
   deleteDevice: [deviceId: number];
   deleteRawBefore: [cutoff: number, deviceIds: number[]];
+  /** SQLite: a notification alarm change (modules/notifications/notifications.store.ts), off the app's connection. */
+  alarm: [method: string, args: unknown[]];
 }
 
 export interface WriterRequest {

@@ -2,6 +2,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { CounterRules } from '@phasewatch/shared';
 import pg from 'pg';
 import { openSqliteFile, type Storage } from '../../storage/database.js';
+import { alarmOnWriter } from '../notifications/notifications.store.js';
 import { decodeFlush, ReadingsRepository } from './readings.repository.js';
 import type { WriterOps, WriterReply, WriterRequest, WriterTarget } from './readings.writer-thread.js';
 
@@ -60,6 +61,8 @@ async function perform({ op, args }: WriterRequest): Promise<unknown> {
       return repo.deleteDevice(...(args as WriterOps['deleteDevice']));
     case 'deleteRawBefore':
       return repo.deleteRawBefore(...(args as WriterOps['deleteRawBefore']));
+    case 'alarm':
+      return alarmOnWriter(storage, ...(args as WriterOps['alarm']));
     case 'close':
       return storage.close();
     default:

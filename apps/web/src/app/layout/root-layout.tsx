@@ -9,6 +9,7 @@ import { findActiveTrail, NavMenu } from '@/components/ui/nav-menu';
 import { ScrollToTop } from '@/components/ui/scroll-to-top';
 import { PUBLIC_ROUTES, paths } from '@/config/paths';
 import { ensureValidToken } from '@/features/auth/api/verify-token';
+import { NotificationBell } from '@/features/notifications/components/notification-bell';
 import { chooseLanguage } from '@/features/profile/language-choice';
 import { HubStatusIndicator } from '@/features/realtime/hub-status-indicator';
 import { apiClient } from '@/lib/api';
@@ -153,6 +154,7 @@ export function RootLayout() {
             </Box>
             {/* The live connection's state, on every width (the drawer holds the rest below 576 px). */}
             <HubStatusIndicator />
+            <NotificationBell />
             <Group gap="xs" wrap="nowrap" visibleFrom="xs">
               <LanguageMenu onChange={chooseLanguage} />
               <ThemeMenu />

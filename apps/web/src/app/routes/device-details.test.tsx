@@ -40,6 +40,7 @@ const DEVICE = {
   meterValueKwh: 10,
   notifications: {
     pushEnabled: false,
+    emailEnabled: false,
     voltageDropThreshold: 10,
     voltageRiseThreshold: 10,
     totalConsumptionThreshold: null,

@@ -1,9 +1,14 @@
 import { Alert, Button, Card, Skeleton, Stack } from '@mantine/core';
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Page } from '@/components/page';
 import { useUserInfo } from '@/features/profile/api/get-user-info';
 import { ProfileForm } from '@/features/profile/components/profile-form';
 import { errorTexts } from '@/lib/error-text';
+
+const PushBrowserSwitch = lazy(() =>
+  import('@/features/notifications/components/push-browser-switch').then((m) => ({ default: m.PushBrowserSwitch })),
+);
 
 export default function ProfilePage() {
   const { t } = useTranslation();
@@ -27,6 +32,11 @@ export default function ProfilePage() {
         ) : (
           <ProfileForm user={user.data} />
         )}
+      </Card>
+      <Card withBorder padding="lg" maw={680}>
+        <Suspense fallback={<Skeleton h={72} />}>
+          <PushBrowserSwitch />
+        </Suspense>
       </Card>
     </Page>
   );

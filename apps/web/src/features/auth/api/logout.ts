@@ -9,6 +9,9 @@ import { queryClient } from '@/lib/query-client';
  * cached queries go first, so nothing asks the server with the revoked token afterwards.
  */
 export async function logout(): Promise<void> {
+  // This browser stops receiving the user's push notifications (the next person on it must not get them).
+  if (typeof navigator !== 'undefined' && navigator.serviceWorker?.controller)
+    await import('@/features/notifications/push-browser').then((m) => m.forgetPushOnSignOut()).catch(() => {});
   await stopSessionHub();
   await queryClient.cancelQueries();
   try {

@@ -9,7 +9,7 @@ import {
   updateDeviceRequestSchema,
 } from '@phasewatch/shared';
 import { IconInfoCircle } from '@tabler/icons-react';
-import { type FormEvent, useEffect, useMemo } from 'react';
+import { type FormEvent, lazy, Suspense, useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { DateField } from '@/components/ui/date-field';
@@ -17,6 +17,10 @@ import { fieldErrorsOf } from '@/lib/error-text';
 import { useSchemaForm } from '@/lib/use-schema-form';
 import { useSaveDevice } from '../api/update-device';
 import { deviceTypeLabel } from '../device-labels';
+
+const PushBrowserSwitch = lazy(() =>
+  import('@/features/notifications/components/push-browser-switch').then((m) => ({ default: m.PushBrowserSwitch })),
+);
 
 type DeviceValues = { name: string; friendlyName: string; billingStartDate: string; billingPeriodMonths: number };
 
@@ -45,7 +49,7 @@ export function EditDeviceForm({ device }: { device: Device }) {
     resetNotify(device.notifications);
   }, [device, resetDevice, resetNotify]);
 
-  const toggle = (f: 'pushEnabled' | 'disableAtNight' | 'muteAll') => ({
+  const toggle = (f: 'pushEnabled' | 'emailEnabled' | 'disableAtNight' | 'muteAll') => ({
     name: f,
     checked: notify.values[f],
     onChange: (e: { currentTarget: { checked: boolean } }) => notify.setValue(f, e.currentTarget.checked),
@@ -150,6 +154,14 @@ export function EditDeviceForm({ device }: { device: Device }) {
           <Stack gap="md">
             <Switch label={t('editDevice.muteAll')} description={t('editDevice.muteAllHint')} {...toggle('muteAll')} />
             <Switch label={t('editDevice.push')} description={t('editDevice.pushHint')} {...toggle('pushEnabled')} />
+            <Suspense fallback={null}>
+              <PushBrowserSwitch compact devicePushOn={notify.values.pushEnabled} />
+            </Suspense>
+            <Switch
+              label={t('notifications.settings.email')}
+              description={t('notifications.settings.emailHint')}
+              {...toggle('emailEnabled')}
+            />
             <Switch label={t('editDevice.disableAtNight')} {...toggle('disableAtNight')} />
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
               <NumberInput

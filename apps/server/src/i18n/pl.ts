@@ -1,0 +1,32 @@
+import type { Catalogue } from './en.js';
+
+export const pl: Catalogue = {
+  'kind.voltage_drop': 'Spadek napięcia',
+  'kind.voltage_rise': 'Wzrost napięcia',
+  'kind.limit_warning': 'Przekroczony poziom ostrzegawczy napięcia',
+  'kind.limit_critical': 'Przekroczony poziom krytyczny napięcia',
+  'kind.consumption': 'Przekroczony próg energii',
+  'kind.offline': 'Urządzenie offline',
+  'kind.online': 'Urządzenie znów online',
+  'kind.weak_signal': 'Słaby sygnał WiFi',
+  'body.voltage_drop': '{{device}}: napięcie fazy {{phase}} spadło do {{value}} V, poniżej {{threshold}} V.',
+  'body.voltage_rise': '{{device}}: napięcie fazy {{phase}} wzrosło do {{value}} V, powyżej {{threshold}} V.',
+  'body.limit_warning': '{{device}}: napięcie fazy {{phase}} wynosi {{value}} V, poza poziomem ostrzegawczym ({{threshold}} V).',
+  'body.limit_critical': '{{device}}: napięcie fazy {{phase}} wynosi {{value}} V, poza poziomem krytycznym ({{threshold}} V).',
+  'body.consumption': '{{device}}: {{value}} kWh w tym okresie rozliczeniowym, powyżej progu {{threshold}} kWh.',
+  'body.offline': '{{device}} przestało przesyłać odczyty.',
+  'body.online': '{{device}} znów przesyła odczyty.',
+  'body.weak_signal': '{{device}}: słaby sygnał WiFi ({{value}} dBm).',
+  'push.more': 'i {{count}} więcej',
+  'mail.subject': '{{title}}: {{device}}',
+  'mail.started': 'Od {{time}} ({{zone}})',
+  'mail.open': 'Zobacz w Phasewatch',
+  'mail.footer':
+    'Otrzymujesz te wiadomości, ponieważ powiadomienia e-mail są włączone dla {{device}}. Aby je zatrzymać, wyłącz je w ustawieniach urządzenia.',
+  'mail.settings': 'Ustawienia urządzenia',
+  'reset.subject': 'Zresetuj hasło do Phasewatch',
+  'reset.greeting': 'Dzień dobry {{name}},',
+  'reset.body': 'Aby ustawić nowe hasło, otwórz ten link w ciągu godziny:',
+  'reset.ignore': 'Jeśli to nie Ty prosiłeś o zmianę, zignoruj tę wiadomość: hasło pozostanie bez zmian.',
+  'reset.button': 'Ustaw nowe hasło',
+};

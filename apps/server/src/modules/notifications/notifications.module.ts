@@ -1,0 +1,168 @@
+import { billingPeriod } from '@phasewatch/shared';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { AppConfig } from '../../config.js';
+import type { BaseContext } from '../../context.js';
+import type { AppMetrics } from '../../metrics/metrics.js';
+import type { Realtime } from '../../realtime/index.js';
+import { latestRawReadings } from '../readings/readings.latest.js';
+import type { Telemetry } from '../telemetry.js';
+import { HubChannel } from './channels/hub.channel.js';
+import { MailChannel } from './channels/mail.channel.js';
+import { PushChannel } from './channels/push.channel.js';
+import { type ResolveHost, systemResolver } from './channels/push-endpoint.js';
+import { Dispatcher } from './notifications.dispatcher.js';
+import { AlarmEngine, energySources } from './notifications.engine.js';
+import { NotificationMetrics } from './notifications.metrics.js';
+import { NotificationsRepository } from './notifications.repository.js';
+import { notificationsRoutes } from './notifications.routes.js';
+import { NotificationsService } from './notifications.service.js';
+import { alarmStore } from './notifications.store.js';
+
+/** Waits between delivery attempts of push and mail (five attempts in about a quarter of an hour). */
+export const RETRY_DELAYS_MS = [5_000, 30_000, 120_000, 600_000] as const;
+
+/** How the app builds the module (tests and benchmarks change these; the defaults are production's). */
+export interface NotificationsBuildOptions {
+  /** Evaluate the rules on ingest (default true; the ingest bench measures without them beside with them). */
+  rules?: boolean;
+  /** How push endpoint hosts are resolved (tests: a stub, so nothing is asked of any DNS server). */
+  resolveHost?: ResolveHost;
+  retryDelaysMs?: readonly number[];
+}
+
+/** The notification module as the app and tests see it. */
+export interface Notifications {
+  service: NotificationsService;
+  engine: AlarmEngine;
+  push: PushChannel;
+  mail: MailChannel | null;
+  /**
+   * Stops the rules (after the alarm changes under way are stored) and the channels. The app runs it before
+   * the telemetry closes: on SQLite alarm changes are written on the readings writer thread.
+   */
+  close(): Promise<void>;
+  /** Resolves when the rules have stored every alarm change so far and the channels sent what they could (tests). */
+  settled(): Promise<void>;
+}
+
+const metricsByApp = new WeakMap<AppMetrics, NotificationMetrics>();
+/** The module's metrics on the app's registry (one set per app: prom-client refuses a name twice). */
+export function notificationMetrics(metrics: AppMetrics): NotificationMetrics {
+  let m = metricsByApp.get(metrics);
+  if (!m) {
+    m = new NotificationMetrics(metrics.registry);
+    metricsByApp.set(metrics, m);
+  }
+  return m;
+}
+
+/** The mail channel of `SMTP_URL`, or null without one (the password-reset link then goes to the log). */
+export function createMailChannel(
+  config: AppConfig,
+  log: FastifyBaseLogger,
+  metrics: AppMetrics,
+  retryDelaysMs: readonly number[] = RETRY_DELAYS_MS,
+): MailChannel | null {
+  if (!config.smtpUrl) return null;
+  return new MailChannel(
+    { smtpUrl: config.smtpUrl, from: config.mailFrom, delaysMs: retryDelaysMs },
+    log.child({ module: 'mail' }),
+    notificationMetrics(metrics),
+  );
+}
+
+/**
+ * Registers the notification routes under /api and starts the rules: they listen on the event bus for
+ * committed readings and status changes; the channels (hub, Web Push, mail) deliver what they raise.
+ */
+export async function createNotifications(
+  app: FastifyInstance,
+  base: BaseContext & { telemetry: Telemetry; realtime: Realtime },
+  mail: MailChannel | null,
+  opts: NotificationsBuildOptions = {},
+): Promise<Notifications> {
+  const { config, events } = base;
+  const log = app.log.child({ module: 'notifications' });
+  const metrics = notificationMetrics(base.metrics);
+  const repo = new NotificationsRepository(base.storage.db);
+  const store = alarmStore(repo, base.storage.sqlite ? base.telemetry.readingsRepository.writerThread : null);
+  const push = new PushChannel(
+    repo,
+    {
+      vapid: config.vapid,
+      allowPrivate: config.pushAllowPrivateEndpoints,
+      resolve: opts.resolveHost ?? systemResolver,
+      delaysMs: opts.retryDelaysMs ?? RETRY_DELAYS_MS,
+    },
+    log,
+    metrics,
+  );
+  metrics.watchQueues(() => ({ push: push.depth, email: mail?.depth ?? 0 }));
+  const dispatcher = new Dispatcher(repo, store, new HubChannel(base.realtime, metrics), push, mail, { publicUrl: config.publicUrl }, log);
+  const engine = new AlarmEngine({
+    repo,
+    store,
+    dispatcher,
+    periodEnergy: async (d, now) => {
+      // The billing period's local days only (stored day rollups, the current hour from raw rows), not the
+      // device's whole history as the energy answer reads it.
+      const period = billingPeriod(now, d.timezone, d.billingStartDate, d.billingPeriodMonths);
+      const sources = energySources(d.direction);
+      const days = await base.telemetry.readings.readings(d.id, d.timezone, {
+        from: period.start,
+        to: Math.max(period.start + 1, now + 1),
+        interval: '24h',
+        params: sources,
+      });
+      const energyOf = (name: string): number | null => {
+        const s = days.series[name];
+        if (s?.kind !== 'counter') return null;
+        let e = 0;
+        for (const v of s.delta) if (!Number.isNaN(v)) e += v;
+        return e;
+      };
+      const [total, ...phases] = sources;
+      const energyKwh = energyOf(total as string) ?? phases.reduce((a, p) => a + (energyOf(p) ?? 0), 0);
+      // After the energy: a reading committed in between is in the newest, not the energy, and is not counted twice.
+      const latest = (await latestRawReadings(base.storage.db, base.storage.dialect, d.userId, d.id)).get(d.id) ?? null;
+      return { energyKwh, latest };
+    },
+    counterRules: { jitterRatio: config.energyJitterRatio, gapLimitMs: config.energyGapLimitMs },
+    log,
+    metrics,
+  });
+  const service = new NotificationsService(repo, push);
+
+  if (opts.rules !== false) events.on('readingsCommitted', engine.onReadings);
+  events.on('deviceStatusChanged', engine.onStatus);
+  events.on('deviceDeleted', engine.onDeleted);
+  events.on('deviceSettingsChanged', engine.onSettingsChanged);
+
+  await app.register(
+    async (api) => {
+      await api.register(notificationsRoutes, { notifications: service, vapidPublicKey: push.publicKey });
+    },
+    { prefix: '/api' },
+  );
+
+  return {
+    service,
+    engine,
+    push,
+    mail,
+    async close() {
+      events.off('readingsCommitted', engine.onReadings);
+      events.off('deviceStatusChanged', engine.onStatus);
+      events.off('deviceDeleted', engine.onDeleted);
+      events.off('deviceSettingsChanged', engine.onSettingsChanged);
+      await engine.close();
+      push.stop();
+      mail?.close();
+    },
+    async settled() {
+      await engine.settled();
+      await Promise.all([push.drained(), mail?.drained()]);
+      await dispatcher.recorded();
+    },
+  };
+}
