@@ -1,7 +1,10 @@
 import mqtt from 'mqtt';
-import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildTestApp, signUp, type TestApp } from '../test/app.js';
+import { useOwnBroker } from '../test/broker.js';
 import { RATE_LIMITED_ROUTES } from './rate-limits.js';
+
+const broker = useOwnBroker();
 
 describe('rate limits', () => {
   let t: TestApp;
@@ -98,7 +101,7 @@ describe('rate limits switched off', () => {
 describe('rate limits on MQTT ingest', () => {
   it('refuses a device past its ingest limit over MQTT too, and counts it', async () => {
     const t = await buildTestApp('sqlite', {
-      mqttUrl: inject('mqttUrl'),
+      mqttUrl: broker.url(),
       metricsToken: 'metrics-token-0123456789',
       rateLimits: { ingest: { max: 3, windowMs: 60_000 }, reads: { max: 0, windowMs: 60_000 }, jobs: { max: 0, windowMs: 60_000 } },
     });
@@ -112,7 +115,7 @@ describe('rate limits on MQTT ingest', () => {
         payload: { name: 'mqtt', mac, typeCode: 13 },
       });
       const key = created.json().ingestKey as string;
-      const client = await mqtt.connectAsync(inject('mqttUrl'), { protocolVersion: 5 });
+      const client = await mqtt.connectAsync(broker.url(), { protocolVersion: 5 });
       for (let i = 0; i < 5; i++) {
         const ts = new Date(Date.now() - (10 - i) * 60_000).toISOString();
         await client.publishAsync(
