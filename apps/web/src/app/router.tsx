@@ -3,6 +3,7 @@ import type { ComponentType } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { paths, routePatterns } from '@/config/paths';
 import { devicePrefetchLoaded, loadDevicePrefetch, type PrefetchModule } from '@/features/devices/detail/prefetch-loader';
+import { withArea } from '@/i18n';
 import { loadChunk } from '@/lib/lazy-chunk';
 import { queryClient } from '@/lib/query-client';
 import { AppLoading } from './layout/app-loading';
@@ -23,7 +24,8 @@ function page(load: () => Promise<Module>, name = 'default'): Pick<RouteObject, 
   };
 }
 
-const deviceDetails = () => import('./routes/device-details') as unknown as Promise<Module>;
+// The device page's toolbar offers the export dialog (its button's texts are the analytics area's).
+const deviceDetails = withArea('analytics', () => import('./routes/device-details') as unknown as Promise<Module>);
 const placeholders = () => import('./routes/placeholders') as unknown as Promise<Module>;
 
 /**
@@ -70,11 +72,17 @@ export const routes: RouteObject[] = [
           { path: routePatterns.thermoDeviceDetails, ...devicePage('ThermoDeviceDetailsPage', 'thermostat') },
           { path: routePatterns.singlePhaseDeviceDetails, ...devicePage('SinglePhaseDeviceDetailsPage', 'singlePhase') },
           { path: routePatterns.solarDeviceDetails, ...devicePage('SolarDeviceDetailsPage', 'solar') },
-          { path: routePatterns.editDevice, ...page(() => import('./routes/edit-device') as unknown as Promise<Module>) },
+          {
+            path: routePatterns.editDevice,
+            ...page(withArea('notifications', () => import('./routes/edit-device') as unknown as Promise<Module>)),
+          },
           { path: routePatterns.deviceOverview, ...page(() => import('./routes/device-overview') as unknown as Promise<Module>) },
           { path: paths.profile, ...page(() => import('./routes/profile') as unknown as Promise<Module>) },
-          { path: paths.notifications, ...page(() => import('./routes/notifications') as unknown as Promise<Module>) },
-          { path: paths.analytics, ...page(() => import('./routes/analytics') as unknown as Promise<Module>) },
+          {
+            path: paths.notifications,
+            ...page(withArea('notifications', () => import('./routes/notifications') as unknown as Promise<Module>)),
+          },
+          { path: paths.analytics, ...page(withArea('analytics', () => import('./routes/analytics') as unknown as Promise<Module>)) },
           { path: paths.signOut, ...page(() => import('./routes/sign-out') as unknown as Promise<Module>) },
           { path: paths.locations, ...page(placeholders, 'LocationListPage') },
           { path: routePatterns.locationView, ...page(placeholders, 'LocationViewPage') },
