@@ -13,12 +13,12 @@ import type { BenchContext } from './run.js';
  *
  * Measured in Chromium as a user opens it (signed in, a fresh load, no cache): every script that has
  * arrived by the moment the first device row is on screen, by the Resource Timing of the page (bytes as
- * sent, gzip over plain HTTP), whatever asked for it — the entry, the route, the language's catalogue
- * files (core and every feature area's), and anything started early (idle prefetches, menus, the hub
+ * sent, gzip over plain HTTP), whatever asked for it — the entry, the route, the language's core catalogue
+ * (feature areas' texts load with their screens: src/i18n/index.ts), and anything started early (idle prefetches, menus, the hub
  * client, other languages) that happened to arrive first. What arrives after is printed apart.
  *
- * Also from the Vite manifest (the static part): the entry chunk, the dashboard route's chunk and every
- * catalogue file of the language (`locales/<lng>.json` and `locales/<area>/<lng>.json`), with every chunk
+ * Also from the Vite manifest (the static part): the entry chunk, the dashboard route's chunk and the
+ * language's core catalogue (`locales/<lng>.json`), with every chunk
  * they import statically; and a second load with every other script refused, which must still show the
  * list. The baseline of the same run is all JavaScript of the build.
  */
@@ -81,9 +81,9 @@ export default async function dashboardWeight(ctx: BenchContext) {
   const entry = Object.keys(m).find((k) => m[k]?.isEntry);
   const route = Object.keys(m).find((k) => k.endsWith('src/app/routes/dashboard.tsx'));
   if (!entry || !route) throw new Error('manifest has no entry or no dashboard route chunk');
-  // The user's catalogue is loaded before the first render (dynamic imports, counted here: English):
-  // the core file and one file per feature area (src/i18n/index.ts).
-  const catalogues = Object.keys(m).filter((k) => /src\/i18n\/locales\/([^/]+\/)?en\.json$/.test(k));
+  // The user's core catalogue is loaded before the first render (a dynamic import, counted here: English);
+  // feature areas' texts load with the screens that show them (src/i18n/index.ts).
+  const catalogues = Object.keys(m).filter((k) => k.endsWith('src/i18n/locales/en.json'));
   const initial = [...closure(m, [entry, route, ...catalogues])].map((k) => m[k]?.file as string);
   const initialGz = initial.reduce((s, f) => s + gz(f), 0) / 1024;
   const allJs = [...new Set(Object.values(m).map((c) => c.file))].filter((f) => f.endsWith('.js'));

@@ -8,7 +8,10 @@ import { ensureNodeModules, root } from './lib/ensure.mjs';
 ensureNodeModules();
 const build = spawnSync('npx', ['tsc', '-b'], { stdio: 'inherit', cwd: root });
 if (build.status !== 0) process.exit(build.status ?? 1);
-const r = spawnSync(process.execPath, [path.join(root, 'apps/server/dist/cli/backup.js'), ...process.argv.slice(2)], {
+// `--out` as the caller named it, relative to where they stand (npm runs scripts from the root).
+const cwd = process.env.INIT_CWD ?? process.cwd();
+const args = process.argv.slice(2).map((a, i, all) => (all[i - 1] === '--out' ? path.resolve(cwd, a) : a));
+const r = spawnSync(process.execPath, [path.join(root, 'apps/server/dist/cli/backup.js'), ...args], {
   stdio: 'inherit',
   cwd: root,
 });

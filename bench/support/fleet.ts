@@ -44,7 +44,19 @@ export interface FleetDevice {
 export type ToLoadgen = { cmd: 'run'; port: number; devices: FleetDevice[]; warmupS: number; seconds: number };
 export type FromLoadgen =
   | { cmd: 'connected'; clients: number; seconds: number }
-  | { cmd: 'done'; sent: number; ok: number; errors: number; ingestMs: number[]; e2eMs: number[]; received: number; expected: number };
+  | {
+      cmd: 'done';
+      sent: number;
+      ok: number;
+      errors: number;
+      ingestMs: number[];
+      e2eMs: number[];
+      received: number;
+      expected: number;
+      /** Ingest round trips of the warm-up: the fleet's first seconds, every device arriving at once. */
+      arrivalMs: number[];
+      arrivalErrors: number;
+    };
 
 /** Every parameter of the catalogue a three-phase meter sends (52), values as a meter rounds them. */
 export function threePhaseReading(i: number, t: number): Record<string, number> {
@@ -109,6 +121,8 @@ export async function loadgenMain(): Promise<void> {
     let errors = 0;
     let expected = 0;
     const ingestMs: number[] = [];
+    const arrivalMs: number[] = [];
+    let arrivalErrors = 0;
     /** FLEET_TIMELINE=1: each measured POST's second and latency, printed per second after the run. */
     const timeline: [number, number][] = [];
     const post = (d: FleetDevice, i: number) => {
@@ -131,7 +145,11 @@ export async function loadgenMain(): Promise<void> {
           res.on('end', () => {
             // (The timeline shows the warm-up too.)
             if (process.env.FLEET_TIMELINE) timeline.push([Math.floor((started - start) / 1000), performance.now() - started]);
-            if (!counted) return;
+            if (!counted) {
+              arrivalMs.push(performance.now() - started);
+              if (res.statusCode !== 200) arrivalErrors++;
+              return;
+            }
             ingestMs.push(performance.now() - started);
             if (res.statusCode === 200) {
               ok++;
@@ -142,6 +160,7 @@ export async function loadgenMain(): Promise<void> {
       );
       req.on('error', () => {
         if (counted) errors++;
+        else arrivalErrors++;
       });
       req.end(body);
     };
@@ -194,6 +213,8 @@ export async function loadgenMain(): Promise<void> {
       e2eMs: rec.latencies,
       received: Math.min(rec.received, expected),
       expected,
+      arrivalMs,
+      arrivalErrors,
     });
   });
 }
@@ -211,7 +232,11 @@ export async function startBuiltServer(env: Record<string, string>): Promise<Run
   const port = await freePort();
   const child = spawn(
     process.execPath,
-    [...(process.env.FLEET_SERVER_NODE_OPTIONS ?? '').split(' ').filter(Boolean), path.join(repoRoot, 'apps/server/dist/server.js')],
+    [
+      ...(process.env.FLEET_SERVER_NODE_OPTIONS ?? '').split(' ').filter(Boolean),
+      // Another build's server (FLEET_SERVER_ENTRY=/path/to/apps/server/dist/server.js) to compare with.
+      process.env.FLEET_SERVER_ENTRY ?? path.join(repoRoot, 'apps/server/dist/server.js'),
+    ],
     {
       env: {
         ...process.env,
@@ -310,6 +335,17 @@ export function processUsage(pid: number): { cpuS: number; rssMb: number; anonMb
   const rssKb = Number(status.match(/VmRSS:\s+(\d+)/)?.[1] ?? 0);
   const kb = (name: string) => Number(status.match(new RegExp(`${name}:\\s+(\\d+)`))?.[1] ?? 0);
   return { cpuS: ticks / 100, rssMb: rssKb / 1024, anonMb: kb('RssAnon') / 1024, fileMb: (kb('RssFile') + kb('RssShmem')) / 1024 };
+}
+
+/** CPU seconds (user + system) of one thread of a process (`tid` = `pid`: its main thread). */
+export function threadCpuS(pid: number, tid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return Number.NaN;
+  }
 }
 
 /** CPU seconds of every process with this command name (e.g. `postgres`: the cluster's backends). */

@@ -45,8 +45,17 @@ export function onFrames(ws: WebSocket, rec: Recorder, onOther?: (msg: { type: n
   });
 }
 
-/** A raw hub client: negotiate, WebSocket, handshake, SubscribeDevice(deviceId); resolves once subscribed. */
-export async function openHubClient(port: number, token: string, deviceId: number, rec: Recorder): Promise<WebSocket> {
+/**
+ * A raw hub client: negotiate, WebSocket, handshake, SubscribeDevice(deviceId); resolves once subscribed.
+ * Messages other than readings after that go to `onOther` (completions of later calls, closes).
+ */
+export async function openHubClient(
+  port: number,
+  token: string,
+  deviceId: number,
+  rec: Recorder,
+  onOther?: (msg: { type: number; invocationId?: string }) => void,
+): Promise<WebSocket> {
   const base = `http://127.0.0.1:${port}${HUB_PATH}`;
   const res = await fetch(`${base}/negotiate?negotiateVersion=1`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
   if (!res.ok) throw new Error(`negotiate: ${res.status}`);
@@ -60,7 +69,10 @@ export async function openHubClient(port: number, token: string, deviceId: numbe
       if (step === 0) {
         step = 1;
         ws.send(`{"type":1,"invocationId":"0","target":"SubscribeDevice","arguments":[${deviceId}]}${RS}`);
-      } else if (msg.type === 3 && msg.invocationId === '0') resolve();
+      } else if (step === 1 && msg.type === 3 && msg.invocationId === '0') {
+        step = 2;
+        resolve();
+      } else if (step === 2) onOther?.(msg);
     });
     ws.once('open', () => ws.send(`{"protocol":"json","version":1}${RS}`));
     ws.once('error', reject);

@@ -106,7 +106,8 @@ describe('two instances on one PostgreSQL', () => {
   let b: RunningServer;
   beforeAll(async () => {
     const databaseUrl = await createPgDatabase();
-    const env = { JWT_SECRET: 'e2e-hub-shared-secret-0123456789abcdef' };
+    // Info logs: the password-reset link is written there (no mail server).
+    const env = { JWT_SECRET: 'e2e-hub-shared-secret-0123456789abcdef', LOG_LEVEL: 'info', LOG_FORMAT: 'json' };
     a = await startServer({ databaseUrl, env });
     b = await startServer({ databaseUrl, env });
   });
@@ -127,5 +128,53 @@ describe('two instances on one PostgreSQL', () => {
     await waitFor(() => got.length === 1, 10_000, 'the reading on instance B');
     await sleep(300);
     expect(got).toEqual([{ deviceId: dev.id, ts, values: { vave1: 229.9 } }]);
+  });
+
+  it("a password reset on one instance closes the user's hub connections on both at once, and nobody else's", async () => {
+    const email = `reset-${Date.now()}@example.com`;
+    const user = await registerUser(a.baseUrl, email);
+    const bystander = await registerUser(b.baseUrl, `bystander-${Date.now()}@example.com`);
+    const login = await fetch(`${b.baseUrl}/api/account/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password: 'secret1' }),
+    });
+    const second = ((await login.json()) as { token: string }).token;
+    const conns = [
+      await connect(a.baseUrl, user.token),
+      await connect(b.baseUrl, user.token),
+      await connect(a.baseUrl, second),
+      await connect(b.baseUrl, second),
+    ];
+    const others = [await connect(a.baseUrl, bystander.token), await connect(b.baseUrl, bystander.token)];
+    const closedAt = conns.map(
+      (c) => new Promise<{ at: number; error: string }>((r) => c.onclose((e) => r({ at: Date.now(), error: String(e) }))),
+    );
+
+    expect(
+      (
+        await fetch(`${a.baseUrl}/api/forgot_password`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email }),
+        })
+      ).status,
+    ).toBe(200);
+    await waitFor(() => a.output().includes(email) && /reset-password\?token=/.test(a.output()), 10_000, 'the reset link in the log');
+    const token = [...a.output().matchAll(/reset-password\?token=([A-Za-z0-9_-]+)/g)].at(-1)?.[1];
+    const started = Date.now();
+    const reset = await fetch(`${b.baseUrl}/api/reset_password`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token, password: 'changed1' }),
+    });
+    expect(reset.status).toBe(200);
+    const closed = await Promise.all(closedAt);
+    const after = closed.map((c) => c.at - started);
+    for (const c of closed) expect(c.error).toMatch(/Session has ended/);
+    // At once rather than at the periodic session check (a minute): the bound only separates the two.
+    expect(Math.max(...after), `closed after ${after.join(', ')} ms`).toBeLessThan(15_000);
+    for (const c of conns) expect(c.state).toBe(HubConnectionState.Disconnected);
+    for (const c of others) expect(c.state).toBe(HubConnectionState.Connected);
   });
 });

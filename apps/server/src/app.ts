@@ -176,13 +176,16 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
 
   const indexHtml = path.join(config.webDistDir, 'index.html');
   const hasWeb = existsSync(indexHtml);
+  const hasFavicon = hasWeb && existsSync(path.join(config.webDistDir, 'favicon.svg'));
   if (hasWeb) {
     await app.register(fastifyStatic, {
       root: config.webDistDir,
       wildcard: false,
       index: false,
-      // The build writes .br and .gz beside each file (apps/web/build/precompress.ts).
+      // The build writes .br and .gz beside each file (apps/web/build/precompress.ts): sent in place of the
+      // file to clients that accept them, never as files of their own (no route for them).
       preCompressed: true,
+      globIgnore: ['**/*.br', '**/*.gz'],
       cacheControl: false,
       setHeaders: (reply, file) => reply.header('cache-control', webCacheControl(path.relative(config.webDistDir, file))),
     });
@@ -194,7 +197,13 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
     // A file of the build that does not exist (an old hashed chunk after a deploy) is a 404, never the
     // index page: a script tag would otherwise run HTML and the chunk loader could not tell it failed.
     const isAsset = url.startsWith('/assets/');
-    if (!isApi && !isAsset && hasWeb && (req.method === 'GET' || req.method === 'HEAD')) {
+    // A path naming a file (`/favicon.ico`, `/robots.txt`, `/index.html.br`) is not a page of the app:
+    // the web app's routes have no extensions. Browsers and crawlers ask for /favicon.ico on their own.
+    const isFile = /\.[A-Za-z0-9]{1,8}$/.test(url);
+    if (isFile && url === '/favicon.ico' && hasFavicon && (req.method === 'GET' || req.method === 'HEAD')) {
+      return reply.header('cache-control', 'public, max-age=86400').redirect('/favicon.svg', 301);
+    }
+    if (!isApi && !isAsset && !isFile && hasWeb && (req.method === 'GET' || req.method === 'HEAD')) {
       // History-API fallback: the web app's router decides, and shows its 404 page for unknown paths.
       return reply.sendFile('index.html');
     }

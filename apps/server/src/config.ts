@@ -48,6 +48,10 @@ export interface AppConfig {
   metricsToken: string;
   /** Requests allowed per key and window (`RATE_LIMIT_*`; 0 turns a limit off). */
   rateLimits: RateLimits;
+  /** Realtime hub invocations allowed per user and window (`RATE_LIMIT_HUB`; 0 turns it off). */
+  hubRateLimit: { max: number; windowMs: number };
+  /** Unknown device keys allowed per address and window on HTTP ingest (`RATE_LIMIT_INGEST_KEY_FAILURES`; 0 off). */
+  ingestKeyFailures: { max: number; windowMs: number };
   /**
    * Energy rules (packages/shared/src/energy/counter.ts): a counter reading below this share of the one
    * before it is a reset, at or above it a drop is noise (`ENERGY_JITTER_RATIO`, default 0.9).
@@ -223,6 +227,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       reads: { max: int(env.RATE_LIMIT_READS, 600, 'RATE_LIMIT_READS'), windowMs: 60_000 },
       jobs: { max: int(env.RATE_LIMIT_JOBS, 30, 'RATE_LIMIT_JOBS'), windowMs: 3_600_000 },
     },
+    hubRateLimit: { max: int(env.RATE_LIMIT_HUB, 1200, 'RATE_LIMIT_HUB'), windowMs: 60_000 },
+    ingestKeyFailures: { max: int(env.RATE_LIMIT_INGEST_KEY_FAILURES, 30, 'RATE_LIMIT_INGEST_KEY_FAILURES'), windowMs: 60_000 },
     energyJitterRatio: ratio(env.ENERGY_JITTER_RATIO, 0.9, 'ENERGY_JITTER_RATIO'),
     energyGapLimitMs: int(env.ENERGY_GAP_LIMIT_MINUTES, 15, 'ENERGY_GAP_LIMIT_MINUTES') * 60_000,
     pgPoolSize: Math.max(1, int(env.PG_POOL_SIZE, 10, 'PG_POOL_SIZE')),

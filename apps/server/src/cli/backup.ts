@@ -1,7 +1,8 @@
-import { mkdirSync, statSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { loadConfig } from '../config.js';
+import { checkBackupFile, fsyncPath, partialName, removeStalePartials } from './backup-file.js';
 
 /** `phasewatch-2026-11-26T08-30-00Z.sqlite`: sorts by date, and no `:` (not allowed in Windows file names). */
 export function backupFileName(now = new Date()): string {
@@ -9,38 +10,51 @@ export function backupFileName(now = new Date()): string {
 }
 
 /**
- * Copies the SQLite database into `file` with SQLite's online backup API while the app keeps running:
- * the copy is one consistent moment of the database (WAL included); writers are not blocked for long
- * (pages are copied in steps, restarting if a writer changed the source). Checks the copy before
- * answering its size.
+ * Copies the SQLite database into `file` while the app keeps running, in bounded time whatever the
+ * ingest rate: `VACUUM INTO` reads the whole database inside one read transaction, a snapshot of one
+ * moment (WAL readers never block the writer, nor it them), and writes a compact, self-contained copy
+ * in rollback-journal mode. The online backup API copied 100 pages a step and started over whenever
+ * another connection committed — with the readings writer committing all the time, it never finished;
+ * one step of all pages measured the same as this (1.2-3.4 s vs 1.3-2.5 s for 105 MB under ingest and
+ * two CPU burners) but leaves a WAL-mode copy to convert.
+ *
+ * The copy is written under a hidden partial name beside `file`, checked (`checkBackupFile`), flushed
+ * to disk and only then renamed into place: a killed or failed backup never leaves a file that looks
+ * like one (the next run removes what a killed one left).
  */
-export async function backupSqlite(source: string, file: string): Promise<{ file: string; bytes: number }> {
-  mkdirSync(path.dirname(file), { recursive: true });
-  // Read-write like the app's connections (a read-only one could not open a WAL database whose shared-memory
-  // file is missing); it only reads.
-  const db = new SqliteDatabase(source, { fileMustExist: true });
+export function backupSqlite(source: string, file: string): { file: string; bytes: number } {
+  const dir = path.dirname(file);
+  mkdirSync(dir, { recursive: true });
+  removeStalePartials(dir);
+  const partial = partialName(file);
+  rmSync(partial, { force: true });
   try {
-    db.pragma('busy_timeout = 5000');
-    await db.backup(file);
-  } finally {
-    db.close();
-  }
-  // One self-contained file (the copy inherits WAL mode from the source, which would leave -wal and
-  // -shm files beside it); the app turns WAL on again when it opens a restored copy.
-  const copy = new SqliteDatabase(file);
-  try {
-    copy.pragma('journal_mode = DELETE');
-    const check = copy.pragma('quick_check', { simple: true });
-    if (check !== 'ok') throw new Error(`the copy failed its check: ${String(check)}`);
-  } finally {
-    copy.close();
+    // Read-write like the app's connections (a read-only one could not open a WAL database whose
+    // shared-memory file is missing); it only reads.
+    const db = new SqliteDatabase(source, { fileMustExist: true });
+    try {
+      db.pragma('busy_timeout = 5000');
+      db.prepare('VACUUM INTO ?').run(partial);
+    } finally {
+      db.close();
+    }
+    // SQLite does not sync what VACUUM INTO wrote: flushed before the rename makes it the backup.
+    fsyncPath(partial);
+    checkBackupFile(partial);
+    renameSync(partial, file);
+    fsyncPath(dir);
+  } catch (err) {
+    rmSync(partial, { force: true });
+    rmSync(`${partial}-journal`, { force: true });
+    throw err;
   }
   return { file, bytes: statSync(file).size };
 }
 
 /** `npm run backup [-- --out <file>]`: a dated copy of the SQLite database under BACKUP_DIR. */
-async function main(argv: string[]): Promise<number> {
-  const config = loadConfig();
+function main(argv: string[]): number {
+  // A placeholder secret: loading the configuration must not write a new jwt-secret into the data folder.
+  const config = loadConfig({ ...process.env, JWT_SECRET: process.env.JWT_SECRET || 'not-used-by-backup' });
   if (config.databaseUrl) {
     process.stderr.write(
       [
@@ -56,18 +70,17 @@ async function main(argv: string[]): Promise<number> {
   const file = outAt >= 0 && argv[outAt + 1] ? path.resolve(argv[outAt + 1] as string) : path.join(config.backupDir, backupFileName());
   const source = path.join(config.dataDir, 'phasewatch.sqlite');
   const started = Date.now();
-  const { bytes } = await backupSqlite(source, file);
+  const { bytes } = backupSqlite(source, file);
   process.stdout.write(`Backed up ${source}\n      to ${file} (${(bytes / 1048576).toFixed(1)} MB, ${Date.now() - started} ms)\n`);
   process.stdout.write(`Keep ${path.join(config.dataDir, 'jwt-secret')} (or JWT_SECRET) with it: see "Backups" in the README.\n`);
   return 0;
 }
 
 if (process.argv[1] && import.meta.url === new URL(`file://${path.resolve(process.argv[1])}`).href) {
-  main(process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (err: unknown) => {
-      process.stderr.write(`Backup failed: ${err instanceof Error ? err.message : String(err)}\n`);
-      process.exit(1);
-    },
-  );
+  try {
+    process.exit(main(process.argv.slice(2)));
+  } catch (err) {
+    process.stderr.write(`Backup failed: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  }
 }

@@ -1,7 +1,10 @@
 import mqtt from 'mqtt';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildTestApp, signUp, type TestApp } from '../test/app.js';
+import { useOwnBroker } from '../test/broker.js';
 import { RATE_LIMITED_ROUTES } from './rate-limits.js';
+
+const broker = useOwnBroker();
 
 describe('rate limits', () => {
   let t: TestApp;
@@ -98,7 +101,7 @@ describe('rate limits switched off', () => {
 describe('rate limits on MQTT ingest', () => {
   it('refuses a device past its ingest limit over MQTT too, and counts it', async () => {
     const t = await buildTestApp('sqlite', {
-      mqttUrl: inject('mqttUrl'),
+      mqttUrl: broker.url(),
       metricsToken: 'metrics-token-0123456789',
       rateLimits: { ingest: { max: 3, windowMs: 60_000 }, reads: { max: 0, windowMs: 60_000 }, jobs: { max: 0, windowMs: 60_000 } },
     });
@@ -112,7 +115,7 @@ describe('rate limits on MQTT ingest', () => {
         payload: { name: 'mqtt', mac, typeCode: 13 },
       });
       const key = created.json().ingestKey as string;
-      const client = await mqtt.connectAsync(inject('mqttUrl'), { protocolVersion: 5 });
+      const client = await mqtt.connectAsync(broker.url(), { protocolVersion: 5 });
       for (let i = 0; i < 5; i++) {
         const ts = new Date(Date.now() - (10 - i) * 60_000).toISOString();
         await client.publishAsync(
@@ -130,6 +133,49 @@ describe('rate limits on MQTT ingest', () => {
       expect(stats).toMatchObject({ received: 5, accepted: 3, rejected: 2 });
       const metrics = await t.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: 'Bearer metrics-token-0123456789' } });
       expect(metrics.body).toMatch(/phasewatch_rate_limited_total\{limit="ingest"\} 2/);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('failed device keys per address', () => {
+  it('refuses an address past its unknown keys with 429, without a lookup; its known devices and other addresses go on', async () => {
+    const t = await buildTestApp('sqlite', { ingestKeyFailures: { max: 5, windowMs: 60_000 }, metricsToken: 'metrics-token-0123456789' });
+    try {
+      const u = await signUp(t.app);
+      const keys: string[] = [];
+      for (const mac of ['02:00:00:00:AC:01', '02:00:00:00:AC:02']) {
+        const res = await t.app.inject({ method: 'POST', url: '/api/devices', headers: u.auth, payload: { name: mac, mac, typeCode: 13 } });
+        keys.push(res.json().ingestKey as string);
+      }
+      const [known, unseen] = keys as [string, string];
+      const ingest = (key: string, remoteAddress = '127.0.0.1') =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/ingest',
+          remoteAddress,
+          headers: { 'x-device-key': key },
+          payload: { readings: [{ ts: new Date(Date.now() - 60_000).toISOString(), values: { vave1: 230 } }] },
+        });
+      expect((await ingest(known)).statusCode).toBe(200);
+      const lookups = vi.spyOn(t.ctx.telemetry.devices, 'byIngestKeys');
+      const codes: number[] = [];
+      for (let i = 0; i < 8; i++) codes.push((await ingest(`made-up-key-${i}`)).statusCode);
+      expect(codes).toEqual([401, 401, 401, 401, 401, 429, 429, 429]);
+      // Refused unread: only the five failures were looked up.
+      expect(lookups).toHaveBeenCalledTimes(5);
+      const refused = await ingest('made-up-key-9');
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      expect(refused.json()).toMatchObject({ statusCode: 429, errors: [{ key: 'errors.tooManyRequests' }] });
+      // A device of that address already known goes on; a key it has not used lately waits for the window.
+      expect((await ingest(known)).statusCode).toBe(200);
+      expect((await ingest(unseen)).statusCode).toBe(429);
+      // Another address is not affected.
+      expect((await ingest('made-up-key-x', '127.0.0.2')).statusCode).toBe(401);
+      expect((await ingest(unseen, '127.0.0.2')).statusCode).toBe(200);
+      const metrics = await t.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: 'Bearer metrics-token-0123456789' } });
+      expect(metrics.body).toMatch(/phasewatch_rate_limited_total\{limit="ingestKeyFailures"\} 5/);
     } finally {
       await t.close();
     }

@@ -61,6 +61,42 @@ export class WindowLimiter {
     if (w.count <= this.max) return 'ok';
     return w.count === this.max + 1 ? 'first' : 'refused';
   }
+
+  /** How long until the key's window starts again (its Retry-After). */
+  resetInMs(key: string | number, now = Date.now()): number {
+    const w = this.windows.get(key);
+    return w ? Math.max(0, w.start + this.windowMs - now) : 0;
+  }
+}
+
+/**
+ * Failures counted per key (an address) in a fixed window that starts with the first one: past `max`,
+ * `blockedForMs` says how long the key stays refused. Keys are bounded like WindowLimiter's.
+ */
+export class FailureCounter {
+  private readonly windows = new BoundedMap<string, { start: number; count: number }>(10_000);
+
+  constructor(
+    readonly max: number,
+    private readonly windowMs: number,
+  ) {}
+
+  fail(key: string, now = Date.now()): void {
+    let w = this.windows.get(key);
+    if (!w || now - w.start >= this.windowMs) {
+      w = { start: now, count: 0 };
+      this.windows.delete(key);
+      this.windows.set(key, w);
+    }
+    w.count++;
+  }
+
+  /** 0 when the key may try again; else the milliseconds until its window ends. */
+  blockedForMs(key: string, now = Date.now()): number {
+    const w = this.windows.get(key);
+    if (!w || w.count < this.max) return 0;
+    return Math.max(0, w.start + this.windowMs - now);
+  }
 }
 
 /**

@@ -74,6 +74,31 @@ describe('transfer: compression and caching', () => {
     expect((await get('/favicon.svg')).headers['cache-control']).toBe('public, max-age=3600');
   });
 
+  it('sends the compressed copies only in place of their file, never as files of their own', async () => {
+    for (const url of ['/index.html.br', '/index.html.gz', '/assets/index-AbC123.js.br', '/assets/index-AbC123.js.gz']) {
+      const res = await get(url, { 'accept-encoding': 'br, gzip' });
+      expect(res.statusCode, url).toBe(404);
+      expect(res.headers['content-type'], url).toMatch(/application\/json/);
+      expect(res.json(), url).toMatchObject({ statusCode: 404, error: 'Not Found' });
+    }
+  });
+
+  it('answers /favicon.ico with the way to the icon, and other file names with 404, not the index page', async () => {
+    const ico = await get('/favicon.ico');
+    expect(ico.statusCode).toBe(301);
+    expect(ico.headers.location).toBe('/favicon.svg');
+    const svg = await get('/favicon.svg');
+    expect(svg.statusCode).toBe(200);
+    expect(svg.headers['content-type']).toMatch(/image\/svg\+xml/);
+    for (const url of ['/robots.txt', '/apple-touch-icon.png', '/dashboard/x.php']) {
+      const res = await get(url);
+      expect(res.statusCode, url).toBe(404);
+      expect(res.body, url).not.toContain('<html');
+    }
+    // Pages of the app still get the index page.
+    expect((await get('/reset-password?token=a.b')).statusCode).toBe(200);
+  });
+
   it('answers 404 for a missing file of the build instead of the index page', async () => {
     for (const url of ['/assets/index-Old999.js', '/assets/missing.css', '/assets/']) {
       const res = await get(url, { accept: '*/*' });

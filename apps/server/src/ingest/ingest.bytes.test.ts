@@ -132,11 +132,19 @@ describe('ingest body reader', () => {
       '{"readings":[{"ts":"2026-11-26T10:01:00.000Z","values":{"vave1":230}},{"ts":"2026-11-26T10:00:00.000Z","values":{"vave1":231}}]}',
       '{"readings":[{"ts":"2026-11-26T10:00:00.000Z","values":{"vave1":230}},{"ts":"2026-11-26T10:00:00.000Z","values":{"vave1":231}}]}',
       '{"readings":[{"ts":"2026-11-26T10:00:00.000Z","values":{"vave\\u0031":230}}]}',
+      // Lone surrogates, escaped: the general path refuses them with a field error.
+      '{"readings":[{"ts":"2026-11-26T10:00:00.000Z","values":{"vave1\\ud800":230}}]}',
+      '{"readings":[{"ts":"2026-11-26T10:00:00.000Z\\udc00","values":{"vave1":230}}]}',
       `${ok} x`,
       ok.slice(0, -1),
       `[${ok}]`,
     ];
     for (const text of refused) expect(parseIngestBytes(Buffer.from(text)), text).toBeNull();
+    // A surrogate as bytes (CESU-8 ED A0 80) is no ASCII: left to the general path too.
+    const [before, after] = ok.split('vave1') as [string, string];
+    expect(
+      parseIngestBytes(Buffer.concat([Buffer.from(`${before}vave1`), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from(after)])),
+    ).toBeNull();
     const many = JSON.stringify({
       readings: Array.from({ length: 5001 }, (_, i) => ({ ts: new Date(T0 + i * 1000).toISOString(), values: { vave1: 230 } })),
     });

@@ -1,19 +1,22 @@
 import { bucketEnergy, localDayStarts, zonedTimeToUtc } from '@phasewatch/shared';
 import mqtt from 'mqtt';
-import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ReadingCommitted } from '../events/bus.js';
 import { buildTestApp, signUp, type TestApp } from '../test/app.js';
+import { useOwnBroker } from '../test/broker.js';
 import { DIALECTS } from '../test/storage.js';
 import { INGEST_BODY_LIMIT } from './ingest.routes.js';
 
 const MIN = 60_000;
+
+const broker = useOwnBroker();
 
 describe.each(DIALECTS)('ingest, readings and energy (%s)', (dialect) => {
   let t: TestApp;
   let user: Awaited<ReturnType<typeof signUp>>;
   beforeAll(async () => {
     // Long retention: the DST fixtures are fixed dates in 2026, whatever the clock says.
-    t = await buildTestApp(dialect, { mqttUrl: inject('mqttUrl'), rawRetentionDays: 36_500 });
+    t = await buildTestApp(dialect, { mqttUrl: broker.url(), rawRetentionDays: 36_500 });
     user = await signUp(t.app);
   });
   afterAll(async () => t.close());
@@ -372,7 +375,7 @@ describe.each(DIALECTS)('ingest, readings and energy (%s)', (dialect) => {
 
   it('takes readings over MQTT through the real broker into the same writer', async () => {
     const d = await device('10:00:00:00:00:04');
-    const client = await mqtt.connectAsync(inject('mqttUrl'), { protocolVersion: 5 });
+    const client = await mqtt.connectAsync(broker.url(), { protocolVersion: 5 });
     const ts = new Date(Date.now() - MIN).toISOString();
     await client.publishAsync(
       `phasewatch/${d.device.mac.replaceAll(':', '')}/readings`,

@@ -61,7 +61,7 @@ export const ingestRoutes: FastifyPluginAsyncZod<{ ingest: IngestService }> = as
       // The key is checked before the body is validated: an unknown device learns nothing else.
       preValidation: async (req) => {
         const key = req.headers['x-device-key'];
-        req.ingestDevice = await ingest.authenticate(Array.isArray(key) ? key[0] : key);
+        req.ingestDevice = await ingest.authenticate(Array.isArray(key) ? key[0] : key, req.ip);
       },
       schema: { body: ingestRequestSchema, response: { 200: ingestResponseSchema } },
       // A well-formed batch is checked by one loop and used as parsed (the same loop parses the

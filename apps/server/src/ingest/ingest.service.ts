@@ -10,7 +10,8 @@ import {
   readingValueProblem,
 } from '@phasewatch/shared';
 import type { EventBus } from '../events/bus.js';
-import { ApiError, unauthorized } from '../http/errors.js';
+import { ApiError, keyedError, unauthorized } from '../http/errors.js';
+import type { FailureCounter } from '../http/rate-limits.js';
 import type { IngestMetrics, IngestSource } from '../metrics/metrics.js';
 import type { IngestIdentity } from '../modules/devices/devices.repository.js';
 import type { DevicesService } from '../modules/devices/devices.service.js';
@@ -29,6 +30,13 @@ export interface IngestOptions {
   now?: () => number;
   /** Where a failed status check is reported (the readings are stored by then; the periodic sweep retries). */
   log?: { warn(obj: object, msg: string): void };
+  /**
+   * Unknown device keys allowed per address in a window (`RATE_LIMIT_INGEST_KEY_FAILURES`): past it the
+   * address's keys that are not already known are refused with 429 without a lookup. Null: no limit.
+   */
+  keyFailures?: FailureCounter | null;
+  /** Told of each request refused that way (metrics). */
+  onKeyFailuresRefused?: () => void;
 }
 
 /** How long a device key's identity is reused without asking the database (a deleted device is forgotten at once). */
@@ -76,15 +84,27 @@ export class IngestService {
     });
   }
 
-  /** The device of an ingest key; 401 for a missing or unknown key. */
-  async authenticate(key: string | undefined): Promise<IngestIdentity> {
+  /**
+   * The device of an ingest key; 401 for a missing or unknown key. With the sender's `address` (HTTP),
+   * unknown keys count against it: the per-key rate limit never sees made-up keys twice, and each one
+   * was a database lookup. Past the limit, keys of that address not already known answer 429 unread
+   * (devices behind the same address whose keys were looked up lately go on).
+   */
+  async authenticate(key: string | undefined, address?: string): Promise<IngestIdentity> {
     if (!key) throw unauthorized('Missing device key');
+    const failures = address === undefined ? null : (this.opts.keyFailures ?? null);
     const now = this.now();
     const cached = this.identities.get(key);
     if (cached && cached.until > now) return cached.identity;
+    const blockedMs = failures && address !== undefined ? failures.blockedForMs(address, now) : 0;
+    if (blockedMs > 0) {
+      this.opts.onKeyFailuresRefused?.();
+      throw keyedError(429, 'errors.tooManyRequests', { headers: { 'retry-after': String(Math.max(1, Math.ceil(blockedMs / 1000))) } });
+    }
     const device = await this.lookUp(key);
     if (!device) {
       this.identities.delete(key);
+      if (failures && address !== undefined) failures.fail(address, now);
       throw unauthorized('Unknown device key');
     }
     // Each entry expires at its own time (±25 %): a fleet that started together would otherwise look

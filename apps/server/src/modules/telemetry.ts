@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { BaseContext } from '../context.js';
-import { WindowLimiter } from '../http/rate-limits.js';
+import { FailureCounter, WindowLimiter } from '../http/rate-limits.js';
 import { BatchWriter } from '../ingest/batch-writer.js';
 import { ingestRoutes } from '../ingest/ingest.routes.js';
 import { IngestService } from '../ingest/ingest.service.js';
@@ -37,6 +37,8 @@ export interface Telemetry {
   applyRetention(now?: number): Promise<void>;
   /** Rolls up every closed hour now (also continuously in the background); tests and benchmarks use it. */
   compactNow(now?: number): Promise<void>;
+  /** Finishes the local-day rebuilds asked for (after timezone changes; also step by step in the background). */
+  rebuildDaysNow(): Promise<void>;
 }
 
 /** Registers the telemetry routes under /api and starts its background parts (closed with the app). */
@@ -47,14 +49,17 @@ export async function createTelemetry(app: FastifyInstance, base: BaseContext): 
     rules: { jitterRatio: base.config.energyJitterRatio, gapLimitMs: base.config.energyGapLimitMs },
   });
   const compactor = new Compactor(readingsRepo, app.log);
-  const readings = new ReadingsService(readingsRepo);
+  const readings = new ReadingsService(readingsRepo, { onStaleDays: (deviceId, tz) => compactor.rebuildDays(deviceId, tz) });
   const devices = new DevicesService(new DevicesRepository(base.storage.db, base.storage.dialect), readingsRepo, readings, base.events);
   const writer = new BatchWriter(readingsRepo, app.log, base.metrics, readingsRepo.writeConcurrency(base.config.pgPoolSize));
   base.metrics.watch({ writerQueueReadings: () => writer.queueDepth });
+  const keyFailures = base.config.ingestKeyFailures;
   const ingest = new IngestService(devices, writer, base.events, {
     rawRetentionDays: base.config.rawRetentionDays,
     metrics: base.metrics,
     log: app.log,
+    keyFailures: keyFailures.max > 0 ? new FailureCounter(keyFailures.max, keyFailures.windowMs) : null,
+    onKeyFailuresRefused: () => base.metrics.refused('ingestKeyFailures'),
   });
   const limit = base.config.rateLimits.ingest;
   const mqtt = base.config.mqttUrl
@@ -120,5 +125,6 @@ export async function createTelemetry(app: FastifyInstance, base: BaseContext): 
     collectors,
     applyRetention,
     compactNow: (now) => compactor.runAll(now),
+    rebuildDaysNow: () => compactor.runDayRebuilds(),
   };
 }

@@ -13,6 +13,7 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { buildApp } from '../app.js';
+import { sha256 } from '../auth/tokens.js';
 import { type AppConfig, loadConfig } from '../config.js';
 import type { AppContext } from '../context.js';
 import { openStorage } from '../storage/database.js';
@@ -395,6 +396,15 @@ describe.each(DIALECTS)('dashboard hub on %s', (dialect) => {
     hs.send(`{"protocol":"messagepack","version":1}${RS}`);
     await waitFor(() => hs.closed, 3_000, 'close on bad handshake');
     expect(hs.records[0]).toMatch(/"error":".*messagepack/);
+    // A handshake that is not JSON (or not one) gets its error answer too, then a clean close.
+    for (const bad of [`{"protocol":${RS}`, '{"protocol":"json","version":1}', `[1]${RS}`]) {
+      const r = await RawClient.open(t.app, a.token, false);
+      raws.push(r);
+      r.send(bad);
+      await waitFor(() => r.closed, 3_000, `close on ${bad}`);
+      expect(r.closeCode, bad).toBe(1000);
+      expect(r.messages(), bad).toEqual([{ error: expect.stringMatching(/^Handshake failed: /) }]);
+    }
     const ok = await connect(() => a.token);
     expect(ok.state).toBe(HubConnectionState.Connected);
   });
@@ -559,6 +569,117 @@ describe('several instances on one PostgreSQL', () => {
   });
 });
 
+describe('every revocation closes hub connections at once, on every instance', () => {
+  const instances: { app: FastifyInstance; ctx: AppContext }[] = [];
+  let storage: Awaited<ReturnType<typeof createTestStorage>>;
+
+  beforeAll(async () => {
+    storage = await createTestStorage('postgres');
+    const config = instanceConfig(storage);
+    for (let i = 0; i < 2; i++) {
+      const built = await buildApp(config, {
+        storage: openStorage({ databaseUrl: storage.databaseUrl, dataDir: storage.dataDir }),
+        logger: false,
+      });
+      await built.app.listen({ port: 0, host: '127.0.0.1' });
+      // The periodic check must not be what closes them here.
+      built.ctx.realtime.configure({ sessionCheckMs: 3_600_000 });
+      instances.push(built);
+    }
+  });
+  afterAll(async () => {
+    for (const { app } of instances) await app.close();
+    await storage.dispose();
+  });
+
+  it('logout, a reused refresh token and a password reset end the sessions they name on both instances; other sessions stay', async () => {
+    const [a, b] = instances as [(typeof instances)[0], (typeof instances)[0]];
+    const u = await signUp(a.app);
+    const other = await signUp(a.app);
+    const login = async () => {
+      const res = await b.app.inject({ method: 'POST', url: '/api/account/login', payload: { email: u.email, password: u.password } });
+      expect(res.statusCode).toBe(200);
+      return {
+        token: (res.json() as { token: string }).token,
+        cookie: res.cookies.find((c) => c.name === 'pw_refresh')?.value ?? '',
+      };
+    };
+    const s2 = await login();
+    const s3 = await login();
+    const all: SignalRConnection[] = [];
+    /** A session's connection on each instance, with the moment each closed and why. */
+    const both = async (token: string) => {
+      const conns = [officialClient(hubUrl(a.app), () => token), officialClient(hubUrl(b.app), () => token)];
+      all.push(...conns);
+      const closed = conns.map(
+        (c) => new Promise<{ at: number; error: string }>((r) => c.onclose((e) => r({ at: Date.now(), error: String(e) }))),
+      );
+      await Promise.all(conns.map((c) => c.start()));
+      return { conns, closed };
+    };
+    try {
+      const first = await both(u.token);
+      const second = await both(s2.token);
+      const third = await both(s3.token);
+      const bystander = await both(other.token);
+      const expectClosed = async (session: Awaited<ReturnType<typeof both>>, since: number) => {
+        for (const c of await Promise.all(session.closed)) {
+          expect(c.error).toMatch(/Session has ended/);
+          // Within a second of the call that ended the session (the periodic check is an hour away here).
+          expect(c.at - since).toBeLessThan(10_000);
+        }
+        for (const c of session.conns) expect(c.state).toBe(HubConnectionState.Disconnected);
+      };
+      const stillOpen = (...sessions: Awaited<ReturnType<typeof both>>[]) => {
+        for (const s of sessions) for (const c of s.conns) expect(c.state).toBe(HubConnectionState.Connected);
+      };
+
+      // Logout on B ends the first session.
+      let since = Date.now();
+      expect((await b.app.inject({ method: 'GET', url: '/api/account/logout', headers: u.auth })).statusCode).toBe(200);
+      await expectClosed(first, since);
+      stillOpen(second, third, bystander);
+
+      // The second session's refresh token rotated on A, and the old one presented again on B after the
+      // grace period for tabs (moved into the past here rather than waited for): that session ends.
+      const rotated = await a.app.inject({ method: 'POST', url: '/api/account/refreshtoken', cookies: { pw_refresh: s2.cookie } });
+      expect(rotated.statusCode).toBe(200);
+      await storage.storage.db
+        .updateTable('refresh_tokens')
+        .set({ used_at: Date.now() - 3_600_000 })
+        .where('used_at', 'is not', null)
+        .execute();
+      since = Date.now();
+      const reused = await b.app.inject({ method: 'POST', url: '/api/account/refreshtoken', cookies: { pw_refresh: s2.cookie } });
+      expect(reused.statusCode).toBe(401);
+      await expectClosed(second, since);
+      stillOpen(third, bystander);
+
+      // A password reset on A ends every session of the user, the third one (and a new one) included.
+      const fourth = await both((await login()).token);
+      const resetToken = 'reset-token-of-the-revocation-test';
+      await storage.storage.db
+        .insertInto('password_resets')
+        .values({ token_hash: sha256(resetToken), user_id: u.userId, expires_at: Date.now() + 600_000, created_at: Date.now() })
+        .execute();
+      since = Date.now();
+      const reset = await a.app.inject({
+        method: 'POST',
+        url: '/api/reset_password',
+        payload: { token: resetToken, password: 'newsecret1' },
+      });
+      expect(reset.statusCode).toBe(200);
+      await expectClosed(third, since);
+      await expectClosed(fourth, since);
+      stillOpen(bystander);
+      // None of them connects again with its old token.
+      await expect(officialClient(hubUrl(b.app), () => s3.token).start()).rejects.toThrow(/401|Unauthorized/);
+    } finally {
+      await Promise.all(all.map((c) => c.stop()));
+    }
+  });
+});
+
 describe('readings between instances only while another instance is there', () => {
   it('a lone instance sends its readings to nobody; a second one gets them once it says hello, and no more after it stops', async () => {
     const ts = await createTestStorage('postgres');
@@ -608,6 +729,183 @@ describe('readings between instances only while another instance is there', () =
       await a.app.close();
       await listener.end();
       await ts.dispose();
+    }
+  });
+});
+
+describe.each(DIALECTS)('one user flooding the hub on %s', (dialect) => {
+  let t: TestApp;
+  const raws: RawClient[] = [];
+  const clients: SignalRConnection[] = [];
+  beforeAll(async () => {
+    // No rate limit here: every flooding call runs, so the bounds on what runs at once are what is tested.
+    t = await buildTestApp(dialect, { hubRateLimit: { max: 0, windowMs: 60_000 } });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterEach(async () => {
+    await Promise.all(clients.splice(0).map((c) => c.stop()));
+    for (const r of raws.splice(0)) r.ws.terminate();
+    t.ctx.realtime.configure({ maxQueuedInvocations: 1024, invocationWindow: 4, userInvocations: 4 });
+  });
+  afterAll(async () => t?.close());
+
+  /** Frames of `perFrame` SubscribeDevice calls each (ids counting from `first`), as the probe sent them. */
+  const floodFrames = (frames: number, perFrame: number, deviceId: number, first = 0) =>
+    Array.from({ length: frames }, (_, f) =>
+      Array.from(
+        { length: perFrame },
+        (_, i) => `{"type":1,"invocationId":"${first + f * perFrame + i}","target":"SubscribeDevice","arguments":[${deviceId}]}${RS}`,
+      ).join(''),
+    );
+
+  it("answers a flooding connection's calls in order, a few at a time, while another user's calls and requests go on", async () => {
+    const flooder = await signUp(t.app);
+    const other = await signUp(t.app);
+    const own = await addDevice(t.app, flooder);
+    const otherDevice = await addDevice(t.app, other);
+    t.ctx.realtime.configure({ maxQueuedInvocations: 100_000 });
+    const raw = await RawClient.open(t.app, flooder.token);
+    raws.push(raw);
+    const frames = floodFrames(20, 350, own);
+    const total = 20 * 350;
+    {
+      for (const f of frames) raw.send(f);
+      await waitFor(() => t.ctx.realtime.stats().invocations.waiting > 0, 5_000, 'the flood queued');
+
+      // Another user, meanwhile: connects, subscribes and is answered, and the API answers, while most of
+      // the flood still waits (its calls do not run ahead of theirs).
+      const c = officialClient(hubUrl(t.app), () => other.token);
+      clients.push(c);
+      await c.start();
+      await expect(c.invoke(HUB_METHODS.subscribeDevice, otherDevice)).resolves.toBe(true);
+      const health = await fetch(`${hubUrl(t.app).replace(HUB_PATH, '')}/api/health`);
+      expect(health.status).toBe(200);
+      const answeredMeanwhile = raw.records.length;
+      expect(answeredMeanwhile).toBeLessThan(total);
+
+      await waitFor(() => raw.records.length === total, 120_000, 'every flooding call answered');
+      expect(raw.closed).toBe(false);
+      const ids = raw.messages().map((m) => Number(m.invocationId));
+      expect(ids).toEqual([...Array(total).keys()]);
+      expect(raw.messages().every((m) => m.type === 3 && m.result === true)).toBe(true);
+      const { peakPerConnection, peakPerUser } = t.ctx.realtime.stats().invocations;
+      expect(peakPerConnection).toBe(4);
+      expect(peakPerUser).toBe(4);
+    }
+  });
+
+  it("shares the user's window between the user's connections", async () => {
+    const flooder = await signUp(t.app);
+    const own = await addDevice(t.app, flooder);
+    t.ctx.realtime.configure({ maxQueuedInvocations: 100_000, invocationWindow: 3, userInvocations: 5 });
+    const conns = await Promise.all([1, 2, 3].map(() => RawClient.open(t.app, flooder.token)));
+    raws.push(...conns);
+    for (const conn of conns) for (const f of floodFrames(4, 300, own)) conn.send(f);
+    await waitFor(() => conns.every((c) => c.records.length === 1200), 120_000, 'every call answered');
+    for (const conn of conns) expect(conn.messages().map((m) => Number(m.invocationId))).toEqual([...Array(1200).keys()]);
+    const { peakPerConnection, peakPerUser } = t.ctx.realtime.stats().invocations;
+    expect(peakPerConnection).toBe(3);
+    expect(peakPerUser).toBe(5);
+  });
+
+  it('closes a connection with more unanswered calls than allowed, with an error, and keeps the others', async () => {
+    const flooder = await signUp(t.app);
+    const own = await addDevice(t.app, flooder);
+    const calm = await RawClient.open(t.app, flooder.token);
+    raws.push(calm);
+    const raw = await RawClient.open(t.app, flooder.token);
+    raws.push(raw);
+    const before = t.ctx.realtime.stats().invocations.floodClosed;
+    // 4 × 350 = 1,400 calls at once: past the 1,024 a connection may have unanswered.
+    for (const f of floodFrames(4, 350, own)) raw.send(f);
+    await waitFor(() => raw.closed, 10_000, 'the flooding connection closed');
+    const close = raw.messages().at(-1);
+    expect(close).toMatchObject({ type: 7, error: expect.stringMatching(/Too many invocations waiting/) });
+    expect(close?.allowReconnect).toBeUndefined();
+    expect(t.ctx.realtime.stats().invocations.floodClosed).toBe(before + 1);
+    // Nothing of it keeps running, and the user's other connection is served as before.
+    await waitFor(() => t.ctx.realtime.stats().invocations.running === 0, 10_000, 'the flood gone');
+    calm.send(`{"type":1,"invocationId":"c1","target":"SubscribeDevice","arguments":[${own}]}${RS}`);
+    await waitFor(() => calm.records.length === 1, 5_000, 'the calm connection answered');
+    expect(calm.messages()[0]).toMatchObject({ type: 3, invocationId: 'c1', result: true });
+  });
+
+  it('refuses a user past the connections one user may have', async () => {
+    const u = await signUp(t.app);
+    t.ctx.realtime.configure({ maxConnectionsPerUser: 2 });
+    try {
+      raws.push(await RawClient.open(t.app, u.token), await RawClient.open(t.app, u.token));
+      const res = await fetch(`${hubUrl(t.app)}/negotiate?negotiateVersion=1`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${u.token}` },
+      });
+      expect(res.status).toBe(429);
+      expect(await res.json()).toMatchObject({ statusCode: 429, errors: [{ key: 'errors.tooManyRequests' }] });
+      // Another user is not counted against them.
+      const other = await signUp(t.app);
+      const c = officialClient(hubUrl(t.app), () => other.token);
+      clients.push(c);
+      await c.start();
+      expect(c.state).toBe(HubConnectionState.Connected);
+    } finally {
+      t.ctx.realtime.configure({ maxConnectionsPerUser: 256 });
+    }
+  });
+});
+
+describe('hub calls past the per-user rate limit', () => {
+  it('are answered with an error in their turn, without running; another user keeps calling', async () => {
+    const t = await buildTestApp('sqlite', { hubRateLimit: { max: 5, windowMs: 60_000 }, metricsToken: 'metrics-token-0123456789' });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const clients: SignalRConnection[] = [];
+    try {
+      const u = await signUp(t.app);
+      const other = await signUp(t.app);
+      const dev = await addDevice(t.app, u);
+      const otherDev = await addDevice(t.app, other);
+      const c = officialClient(hubUrl(t.app), () => u.token);
+      const o = officialClient(hubUrl(t.app), () => other.token);
+      clients.push(c, o);
+      await Promise.all([c.start(), o.start()]);
+      const outcomes = await Promise.all(
+        Array.from({ length: 8 }, () =>
+          c.invoke(HUB_METHODS.subscribeDevice, dev).then(
+            (r: unknown) => String(r),
+            (e: unknown) => String(e),
+          ),
+        ),
+      );
+      expect(outcomes.slice(0, 5)).toEqual(Array(5).fill('true'));
+      for (const refused of outcomes.slice(5)) expect(refused).toMatch(/Too many hub calls, try again in \d+ s\./);
+      expect(c.state).toBe(HubConnectionState.Connected);
+      await expect(o.invoke(HUB_METHODS.subscribeDevice, otherDev)).resolves.toBe(true);
+      expect(t.ctx.realtime.stats().invocations.refused).toBe(3);
+      const metrics = await t.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: 'Bearer metrics-token-0123456789' } });
+      expect(metrics.body).toMatch(/phasewatch_rate_limited_total\{limit="hub"\} 3/);
+
+      // A connection that goes on calling after a queue's worth of refusals is closed as flooding.
+      t.ctx.realtime.configure({ maxQueuedInvocations: 10 });
+      const flooder = await signUp(t.app);
+      const own = await addDevice(t.app, flooder);
+      const raw = await RawClient.open(t.app, flooder.token);
+      // One call at a time (never more than one unanswered), until the connection is closed.
+      for (let i = 0; i < 30 && !raw.closed; i++) {
+        raw.send(`{"type":1,"invocationId":"${i}","target":"SubscribeDevice","arguments":[${own}]}${RS}`);
+        await waitFor(() => raw.records.length > i || raw.closed, 5_000, `answer ${i}`);
+      }
+      await waitFor(() => raw.closed, 5_000, 'the flooder closed');
+      const messages = raw.messages();
+      expect(messages.at(-1)).toMatchObject({ type: 7, error: 'Connection closed with an error. Too many hub calls.' });
+      // Answered in order up to the close: 5 run, then 10 refusals; the 11th closed it.
+      const completions = messages.filter((m) => m.type === 3);
+      expect(completions).toHaveLength(15);
+      expect(completions.map((m) => m.invocationId)).toEqual(completions.map((_, i) => String(i)));
+      expect(completions.slice(0, 5).every((m) => m.result === true)).toBe(true);
+      expect(completions.slice(5).every((m) => /Too many hub calls/.test(String(m.error)))).toBe(true);
+      raw.ws.terminate();
+    } finally {
+      await Promise.all(clients.map((c) => c.stop()));
+      await t.close();
     }
   });
 });

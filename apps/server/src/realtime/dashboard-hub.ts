@@ -16,7 +16,9 @@ import { type RawData, type WebSocket, WebSocketServer } from 'ws';
 import { bearerToken } from '../auth/authenticate.js';
 import type { AccessClaims } from '../auth/tokens.js';
 import type { DeviceStatusChanged, ReadingCommitted } from '../events/bus.js';
+import { WindowLimiter } from '../http/rate-limits.js';
 import { type Frame, type HubAuth, HubConnection } from './hub-connection.js';
+import { HubInvocations, type InvocationLimits, type InvocationStats, type Outcome } from './hub-invocations.js';
 import {
   completionFrame,
   HANDSHAKE_OK_FRAME,
@@ -48,6 +50,16 @@ export interface HubOptions {
   tickMs: number;
   /** A connection whose socket holds more unsent bytes than this is dropped as too slow. */
   maxBufferedBytes: number;
+  /** Invocations of one connection running at once (the rest wait; answers go back in arrival order). */
+  invocationWindow: number;
+  /** Invocations of one user running at once, over all of the user's connections. */
+  userInvocations: number;
+  /** Unanswered invocations one connection may have; past it the connection is closed with an error. */
+  maxQueuedInvocations: number;
+  /** Hub connections one user may have open at once; more are refused with 429. */
+  maxConnectionsPerUser: number;
+  /** Whether the per-user rate limit of `HubDeps.rateLimit` applies (benchmarks compare without). */
+  rateLimited: boolean;
 }
 
 export const DEFAULT_HUB_OPTIONS: HubOptions = {
@@ -58,6 +70,15 @@ export const DEFAULT_HUB_OPTIONS: HubOptions = {
   sessionCheckMs: 60_000,
   tickMs: 1_000,
   maxBufferedBytes: 256 * 1024,
+  // A connection's own window is the user's share: one client gets all of it, several share it. Four
+  // queries at once leave most of a pool of 10 to everyone else.
+  invocationWindow: 4,
+  userInvocations: 4,
+  // The web app subscribes every watched device at once on (re)connect: room for a very large household.
+  maxQueuedInvocations: 1024,
+  // Benchmarks open one client per device (100 per user); a person has a few tabs.
+  maxConnectionsPerUser: 256,
+  rateLimited: true,
 };
 
 export interface HubDeps {
@@ -67,6 +88,10 @@ export interface HubDeps {
   activeSessions: (sessionIds: readonly string[]) => Promise<Set<string>>;
   ownsDevice: OwnsDevice;
   log: FastifyBaseLogger;
+  /** Hub invocations per user and window (`RATE_LIMIT_HUB`); past it they are answered with an error, unrun. Null: no limit. */
+  rateLimit?: { max: number; windowMs: number } | null;
+  /** Told of each invocation refused by the rate limit (metrics). */
+  onRefused?: () => void;
 }
 
 export interface NegotiateResponse {
@@ -90,6 +115,8 @@ export interface HubStats {
   /** Hub protocol messages received from clients and sent to them since start (handshakes, pings included). */
   messagesIn: number;
   messagesOut: number;
+  /** Invocations running and waiting to run now; connections closed for flooding; invocations refused by the rate limit. */
+  invocations: InvocationStats & { refused: number };
 }
 
 /** Negotiations kept waiting for their WebSocket at once (the oldest is dropped beyond this). */
@@ -104,7 +131,7 @@ function rawText(data: RawData): string {
   return data.toString('utf8');
 }
 
-function rejectUpgrade(socket: Duplex, status: 401 | 404 | 409, text: string): void {
+function rejectUpgrade(socket: Duplex, status: 401 | 404 | 409 | 429, text: string): void {
   socket.end(
     `HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: ${text.length}\r\n\r\n${text}`,
   );
@@ -122,25 +149,52 @@ export class DashboardHub {
   private readonly pending = new BoundedMap<string, Pending>(MAX_PENDING_NEGOTIATIONS);
   private readonly byToken = new Map<string, HubConnection>();
   private readonly byUser = new Map<number, Set<HubConnection>>();
+  /**
+   * Sessions ended lately (bounded: a session never comes back, and its tokens are refused by the
+   * database anyway). A WebSocket whose token was checked just before its session ended, and that
+   * arrives after the close went out, is refused here instead of streaming until the periodic check.
+   */
+  private readonly revoked = new BoundedMap<string, true>(10_000);
   private timer: NodeJS.Timeout | null = null;
   private lastSessionCheck = Date.now();
   private droppedSlow = 0;
   private messagesIn = 0;
   private messagesOut = 0;
   private closing = false;
+  private readonly invocations: HubInvocations<HubConnection>;
+  private readonly limiter: WindowLimiter | null;
+  private refused = 0;
 
   constructor(
     private readonly deps: HubDeps,
     options: Partial<HubOptions> = {},
   ) {
     this.options = { ...DEFAULT_HUB_OPTIONS, ...options };
+    const rate = deps.rateLimit;
+    this.limiter = rate && rate.max > 0 ? new WindowLimiter(rate.max, rate.windowMs) : null;
+    this.invocations = new HubInvocations<HubConnection>(
+      { run: (conn, msg) => this.run(conn, msg), answer: (conn, id, outcome) => this.sendTo(conn, completionFrame(id, outcome)) },
+      this.invocationLimits(),
+    );
     this.startTimer();
+  }
+
+  private invocationLimits(): InvocationLimits {
+    const o = this.options;
+    return { window: o.invocationWindow, perUser: o.userInvocations, maxQueued: o.maxQueuedInvocations };
   }
 
   /** Changes timings and limits of new sends and ticks (tests). */
   configure(options: Partial<HubOptions>): void {
     this.options = { ...this.options, ...options };
+    this.invocations.limits = this.invocationLimits();
+    this.invocations.resetPeaks();
     this.startTimer();
+  }
+
+  /** Whether the user already has as many connections as one user may (negotiate answers 429 then). */
+  atConnectionLimit(userId: number): boolean {
+    return (this.byUser.get(userId)?.size ?? 0) >= this.options.maxConnectionsPerUser;
   }
 
   stats(): HubStats {
@@ -150,6 +204,7 @@ export class DashboardHub {
       droppedSlow: this.droppedSlow,
       messagesIn: this.messagesIn,
       messagesOut: this.messagesOut,
+      invocations: { ...this.invocations.stats(this.byToken.values()), refused: this.refused },
     };
   }
 
@@ -200,7 +255,8 @@ export class DashboardHub {
       this.deps.log.error({ err }, 'hub: authentication failed');
       auth = null;
     }
-    if (!auth) return rejectUpgrade(socket, 401, 'Unauthorized');
+    if (!auth || this.revoked.has(auth.sessionId)) return rejectUpgrade(socket, 401, 'Unauthorized');
+    if (this.atConnectionLimit(auth.userId)) return rejectUpgrade(socket, 429, 'Too Many Requests');
     const id = url.searchParams.get('id');
     let connectionId: string;
     let connectionToken: string;
@@ -222,6 +278,10 @@ export class DashboardHub {
   }
 
   private accept(ws: WebSocket, connectionId: string, connectionToken: string, auth: HubAuth): void {
+    if (this.revoked.has(auth.sessionId)) {
+      ws.close(1008, 'Session has ended.');
+      return;
+    }
     const conn = new HubConnection(connectionId, connectionToken, ws, auth, this.options.maxBufferedBytes, () => {
       this.droppedSlow++;
       this.deps.log.warn({ userId: auth.userId, connectionId }, 'hub: slow client dropped');
@@ -243,6 +303,7 @@ export class DashboardHub {
 
   private remove(conn: HubConnection): void {
     conn.closed = true;
+    this.invocations.drop(conn);
     this.byToken.delete(conn.connectionToken);
     const set = this.byUser.get(conn.auth.userId);
     if (set) {
@@ -277,8 +338,9 @@ export class DashboardHub {
       if (!(err instanceof ProtocolError)) this.deps.log.error({ err }, 'hub: frame handling failed');
       const reason = err instanceof ProtocolError ? err.message : 'Internal error.';
       if (!conn.handshaken) {
-        this.sendTo(conn, handshakeErrorFrame(reason));
-        conn.terminate();
+        // The handshake answer with its error, then a clean close (a terminate dropped the answer: 1006).
+        this.sendTo(conn, handshakeErrorFrame(`Handshake failed: ${reason}`));
+        conn.close();
       } else {
         conn.close(`Connection closed with an error. ${reason}`);
       }
@@ -291,7 +353,7 @@ export class DashboardHub {
       case 1:
       case 4:
         if (this.expireIfNeeded(conn)) return;
-        void this.invoke(conn, msg);
+        this.submit(conn, msg);
         return;
       case 7:
         conn.close();
@@ -304,24 +366,45 @@ export class DashboardHub {
 
   // ---- hub methods ------------------------------------------------------------------------------
 
-  private async invoke(conn: HubConnection, msg: InvocationMessage): Promise<void> {
-    const id = msg.invocationId;
-    let outcome: { result: unknown } | { error: string };
-    if (msg.type === 4) {
-      outcome = { error: 'Streaming methods are not supported.' };
-    } else {
-      try {
-        outcome = { result: await this.runMethod(conn, msg.target, msg.arguments) };
-      } catch (err) {
-        if (err instanceof HubMethodError) outcome = { error: err.message };
-        else {
-          this.deps.log.error({ err, target: msg.target }, 'hub: method failed');
-          outcome = { error: 'An unexpected error occurred invoking the method on the server.' };
-        }
+  /**
+   * Queues an invocation behind the connection's others (see `HubInvocations`); one past the user's rate
+   * limit, or a stream invocation, is answered with an error in its turn without running. A connection
+   * with more unanswered invocations than allowed is closed with an error: it floods.
+   */
+  private submit(conn: HubConnection, msg: InvocationMessage): void {
+    let immediate: Outcome | undefined;
+    if (msg.type === 4) immediate = { error: 'Streaming methods are not supported.' };
+    else if (this.limiter && this.options.rateLimited && this.limiter.take(conn.userId) !== 'ok') {
+      this.refused++;
+      this.deps.onRefused?.();
+      // A client that goes on calling after a queue's worth of refusals is flooding: answering each
+      // refusal costs as much as reading it.
+      if (++conn.refusedCalls > this.options.maxQueuedInvocations) {
+        this.invocations.countFlood();
+        this.closeFlooding(conn, 'Too many hub calls.');
+        return;
       }
+      const seconds = Math.max(1, Math.ceil(this.limiter.resetInMs(conn.userId) / 1000));
+      immediate = { error: `Too many hub calls, try again in ${seconds} s.` };
     }
-    // `send` (no invocationId) gets nothing back, not even errors.
-    if (id !== undefined && !conn.closed) this.sendTo(conn, completionFrame(id, outcome));
+    if (this.invocations.submit(conn, msg, immediate)) return;
+    this.closeFlooding(conn, `Too many invocations waiting for an answer (at most ${this.options.maxQueuedInvocations}).`);
+  }
+
+  private closeFlooding(conn: HubConnection, reason: string): void {
+    this.deps.log.warn({ userId: conn.userId, connectionId: conn.connectionId }, 'hub: connection closed for flooding');
+    conn.close(`Connection closed with an error. ${reason}`);
+  }
+
+  /** Runs one invocation; `send` (no invocationId) gets nothing back, not even errors. */
+  private async run(conn: HubConnection, msg: InvocationMessage): Promise<Outcome> {
+    try {
+      return { result: await this.runMethod(conn, msg.target, msg.arguments) };
+    } catch (err) {
+      if (err instanceof HubMethodError) return { error: err.message };
+      this.deps.log.error({ err, target: msg.target }, 'hub: method failed');
+      return { error: 'An unexpected error occurred invoking the method on the server.' };
+    }
   }
 
   private async runMethod(conn: HubConnection, target: string, args: unknown[]): Promise<unknown> {
@@ -397,6 +480,7 @@ export class DashboardHub {
 
   /** Closes the connections of an ended session for good (no reconnect: the client must sign in again). */
   closeSession(sessionId: string): void {
+    this.revoked.set(sessionId, true);
     for (const conn of this.byToken.values()) {
       if (conn.auth.sessionId === sessionId) conn.close('Session has ended.', false);
     }
@@ -444,7 +528,11 @@ export class DashboardHub {
     }
   }
 
-  private async recheckSessions(): Promise<void> {
+  /**
+   * Asks the database which open connections' sessions are still active and closes the others: every
+   * `sessionCheckMs`, and when events from other instances may have been missed (their fan-out was down).
+   */
+  async recheckSessions(): Promise<void> {
     const sessions = new Set<string>();
     for (const conn of this.byToken.values()) sessions.add(conn.auth.sessionId);
     if (sessions.size === 0) return;

@@ -1,4 +1,5 @@
 import type { WebSocket } from 'ws';
+import { CallQueue } from './hub-invocations.js';
 import { closeFrame } from './hub-protocol.js';
 
 /** Who a connection belongs to, from the access token it was opened with. */
@@ -33,6 +34,10 @@ function flushWaiting(): void {
  */
 export class HubConnection {
   readonly subscriptions = new Set<number>();
+  /** Its invocations waiting, running and unanswered (see `HubInvocations`). */
+  readonly calls = new CallQueue();
+  /** Its invocations refused by the user's rate limit. */
+  refusedCalls = 0;
   handshaken = false;
   closed = false;
   readonly openedAt = Date.now();
@@ -47,6 +52,10 @@ export class HubConnection {
     private readonly maxBufferedBytes: number,
     private readonly onSlow: (conn: HubConnection) => void,
   ) {}
+
+  get userId(): number {
+    return this.auth.userId;
+  }
 
   private pending: Frame[] = [];
   private pendingBytes = 0;

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { bearerToken } from '../auth/authenticate.js';
 import type { BaseContext } from '../context.js';
 import type { DeviceStatusChanged, DomainEvents, ReadingCommitted } from '../events/bus.js';
-import { unauthorized } from '../http/errors.js';
+import { keyedError, unauthorized } from '../http/errors.js';
 import type { Telemetry } from '../modules/telemetry.js';
 import { DashboardHub, type HubOptions, type HubStats } from './dashboard-hub.js';
 import { type FanoutEvent, PgFanout } from './pg-fanout.js';
@@ -38,6 +38,8 @@ export async function createRealtime(app: FastifyInstance, base: BaseContext, te
     activeSessions: base.accounts.activeSessions,
     ownsDevice: (userId, deviceId) => telemetry.devices.owns(userId, deviceId),
     log,
+    rateLimit: base.config.hubRateLimit,
+    onRefused: () => base.metrics.refused('hub'),
   });
 
   base.metrics.watch({ hub: () => hub.stats() });
@@ -62,8 +64,12 @@ export async function createRealtime(app: FastifyInstance, base: BaseContext, te
         return;
     }
   };
+  // Back from a lost LISTEN connection: sessions ended on other instances meanwhile are found in the database.
+  const resumed = () => void hub.recheckSessions();
   const fanout =
-    base.storage.dialect === 'postgres' && base.storage.pgPool ? new PgFanout(base.storage.pgPool, fromOtherInstance, log) : null;
+    base.storage.dialect === 'postgres' && base.storage.pgPool
+      ? new PgFanout(base.storage.pgPool, fromOtherInstance, log, undefined, resumed)
+      : null;
   await fanout?.start();
 
   const { events } = base;
@@ -102,6 +108,7 @@ export async function createRealtime(app: FastifyInstance, base: BaseContext, te
     async (req, reply) => {
       const auth = await hub.authenticate(bearerToken(req.headers.authorization));
       if (!auth) throw unauthorized('Invalid or expired token');
+      if (hub.atConnectionLimit(auth.userId)) throw keyedError(429, 'errors.tooManyRequests');
       return reply.header('cache-control', 'no-store').send(hub.negotiate(auth));
     },
   );

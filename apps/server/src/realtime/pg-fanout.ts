@@ -63,7 +63,12 @@ export class PgFanout {
     private readonly onEvent: (e: FanoutEvent) => void,
     private readonly log: FastifyBaseLogger,
     private readonly channel = FANOUT_CHANNEL,
+    /** Called when listening again after the LISTEN connection was lost (events of that time were missed). */
+    private readonly onResumed: () => void = () => {},
   ) {}
+
+  /** Whether the LISTEN connection was up once (a later start is a resumption). */
+  private listenedBefore = false;
 
   /** Connects the dedicated LISTEN client (not from the pool: it is held for the app's lifetime). */
   async start(): Promise<void> {
@@ -89,6 +94,8 @@ export class PgFanout {
       return;
     }
     this.listener = client;
+    if (this.listenedBefore) this.onResumed();
+    this.listenedBefore = true;
     // Listening now: the others learn of this instance (and answer, so it learns of them).
     this.say('hello');
     this.beatTimer ??= setInterval(() => this.say('beat'), PEER_BEAT_MS);

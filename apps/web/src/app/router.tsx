@@ -3,6 +3,7 @@ import type { ComponentType } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { paths, routePatterns } from '@/config/paths';
 import { devicePrefetchLoaded, loadDevicePrefetch, type PrefetchModule } from '@/features/devices/detail/prefetch-loader';
+import { withArea } from '@/i18n';
 import { loadChunk } from '@/lib/lazy-chunk';
 import { queryClient } from '@/lib/query-client';
 import { AppLoading } from './layout/app-loading';
@@ -23,8 +24,9 @@ function page(load: () => Promise<Module>, name = 'default'): Pick<RouteObject, 
   };
 }
 
-const deviceDetails = () => import('./routes/device-details') as unknown as Promise<Module>;
-const locations = () => import('./routes/locations') as unknown as Promise<Module>;
+// The device page's toolbar offers the export dialog (its button's texts are the analytics area's).
+const deviceDetails = withArea('analytics', () => import('./routes/device-details') as unknown as Promise<Module>);
+const locations = withArea('tariffs', () => import('./routes/locations') as unknown as Promise<Module>);
 
 /**
  * A device page. Its loader starts the page's first requests (the device, the first charts' readings) as
@@ -70,11 +72,18 @@ export const routes: RouteObject[] = [
           { path: routePatterns.thermoDeviceDetails, ...devicePage('ThermoDeviceDetailsPage', 'thermostat') },
           { path: routePatterns.singlePhaseDeviceDetails, ...devicePage('SinglePhaseDeviceDetailsPage', 'singlePhase') },
           { path: routePatterns.solarDeviceDetails, ...devicePage('SolarDeviceDetailsPage', 'solar') },
-          { path: routePatterns.editDevice, ...page(() => import('./routes/edit-device') as unknown as Promise<Module>) },
+          {
+            path: routePatterns.editDevice,
+            // Its push switch is the notifications area's, its location and tariff fields the tariffs area's.
+            ...page(withArea(['notifications', 'tariffs'], () => import('./routes/edit-device') as unknown as Promise<Module>)),
+          },
           { path: routePatterns.deviceOverview, ...page(() => import('./routes/device-overview') as unknown as Promise<Module>) },
           { path: paths.profile, ...page(() => import('./routes/profile') as unknown as Promise<Module>) },
-          { path: paths.notifications, ...page(() => import('./routes/notifications') as unknown as Promise<Module>) },
-          { path: paths.analytics, ...page(() => import('./routes/analytics') as unknown as Promise<Module>) },
+          {
+            path: paths.notifications,
+            ...page(withArea('notifications', () => import('./routes/notifications') as unknown as Promise<Module>)),
+          },
+          { path: paths.analytics, ...page(withArea('analytics', () => import('./routes/analytics') as unknown as Promise<Module>)) },
           { path: paths.signOut, ...page(() => import('./routes/sign-out') as unknown as Promise<Module>) },
           { path: paths.locations, ...page(locations, 'LocationListPage') },
           { path: routePatterns.locationView, ...page(locations, 'LocationViewPage') },
@@ -82,7 +91,10 @@ export const routes: RouteObject[] = [
           { path: routePatterns.locationTariffEdit, ...page(locations, 'LocationTariffEditPage') },
           {
             path: routePatterns.tariffStats,
-            ...page(() => import('./routes/tariff-stats') as unknown as Promise<Module>, 'TariffStatsPage'),
+            ...page(
+              withArea('tariffs', () => import('./routes/tariff-stats') as unknown as Promise<Module>),
+              'TariffStatsPage',
+            ),
           },
           { path: paths.signIn, ...page(() => import('./routes/sign-in') as unknown as Promise<Module>) },
           { path: paths.signInFox, ...page(() => import('./routes/sign-in') as unknown as Promise<Module>, 'SignInFoxPage') },

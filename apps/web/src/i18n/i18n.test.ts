@@ -1,7 +1,7 @@
 import { ERROR_MESSAGES, VALIDATION_MESSAGES } from '@phasewatch/shared';
 import { describe, expect, it } from 'vitest';
 import { catalogueParts, catalogues } from './catalogues';
-import { catalogueFiles, i18n, loadCatalogue, setLanguage, storedLanguage } from './index';
+import { AREAS, catalogueFiles, i18n, loadArea, loadCatalogue, setLanguage, storedLanguage, withArea } from './index';
 import { mergeCatalogues } from './merge';
 
 type Tree = { [k: string]: string | Tree };
@@ -67,11 +67,38 @@ describe('catalogues', () => {
 });
 
 describe('language', () => {
-  it('loads a catalogue on demand', async () => {
+  it('loads the core of a catalogue on demand, and an area only when asked for, then on every switch', async () => {
     i18n.removeResourceBundle('tr', 'translation');
     expect(i18n.hasResourceBundle('tr', 'translation')).toBe(false);
     await loadCatalogue('tr');
+    expect(i18n.getResourceBundle('tr', 'translation')).toEqual(catalogueParts['./locales/tr.json']);
+    // A module that shows an area's texts waits for them too.
+    const module = await withArea('analytics', async () => 'the module')();
+    expect(module).toBe('the module');
+    expect(i18n.getResourceBundle('en', 'translation')).toEqual(catalogues.en);
+    // The area asked for comes with the core when the language is loaded again.
+    i18n.removeResourceBundle('tr', 'translation');
+    await loadCatalogue('tr');
+    expect(flatten(i18n.getResourceBundle('tr', 'translation'))['analytics.pickDevice']).toBe(
+      flatten(catalogues.tr)['analytics.pickDevice'],
+    );
+    expect(flatten(i18n.getResourceBundle('tr', 'translation'))['collectors.stepSource']).toBeUndefined();
+    await loadArea('collectors', 'tr');
+    await loadArea('notifications', 'tr');
+    await loadArea('tariffs', 'tr');
     expect(i18n.getResourceBundle('tr', 'translation')).toEqual(catalogues.tr);
+  });
+
+  it('names every area folder in AREAS, and every area is loaded by some code of the app', () => {
+    const folders = new Set(Object.keys(catalogueParts).flatMap((f) => /^\.\/locales\/([^/]+)\//.exec(f)?.[1] ?? []));
+    expect([...folders].sort()).toEqual([...AREAS].sort());
+    const sources = import.meta.glob<string>(['../**/*.ts', '../**/*.tsx', '!../**/*.test.*', '!../i18n/**'], {
+      query: '?raw',
+      import: 'default',
+      eager: true,
+    });
+    const code = Object.values(sources).join('\n');
+    for (const area of AREAS) expect(code, area).toMatch(new RegExp(`(withArea|loadArea)\\(\\[?'${area}'`));
   });
 
   it('defaults to English, falls back to Polish, and persists a switch', async () => {

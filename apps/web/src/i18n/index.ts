@@ -3,12 +3,14 @@ import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { STORAGE_KEYS } from '@/config/storage-keys';
 import { readStorage, writeStorage } from '@/lib/storage';
-import { type Catalogue, mergeCatalogues } from './merge';
+import type { Catalogue } from './merge';
 
 /**
  * The catalogues load on demand: the app's first chunk carries none of them. A language is its core file
- * (`locales/<lng>.json`) plus one file per feature area (`locales/<area>/<lng>.json`, keys under the area's
- * own namespace), so features add their texts without touching each other's files.
+ * (`locales/<lng>.json`, what every screen and the first paint need) plus one file per feature area
+ * (`locales/<area>/<lng>.json`, keys under the area's own namespace). The core loads before the first
+ * render; an area loads with the code that shows its texts (`withArea`), so the dashboard's first load
+ * carries no feature's texts, and features add theirs without touching each other's files.
  */
 const loaders = import.meta.glob<Catalogue>('./locales/**/*.json', { import: 'default' });
 
@@ -18,6 +20,10 @@ export function catalogueFiles(lng: string, paths: readonly string[] = Object.ke
     .filter((p) => p === `./locales/${lng}.json` || p.endsWith(`/${lng}.json`))
     .sort((a, b) => a.split('/').length - b.split('/').length || a.localeCompare(b));
 }
+
+/** The feature areas: a folder of `locales/` each. */
+export const AREAS = ['analytics', 'collectors', 'notifications', 'tariffs'] as const;
+export type Area = (typeof AREAS)[number];
 
 export function isLanguage(value: string | null | undefined): value is Language {
   return !!value && (LANGUAGES as readonly string[]).includes(value);
@@ -50,13 +56,49 @@ function applyDocumentLanguage(lng: string) {
 applyDocumentLanguage(i18n.language);
 i18n.on('languageChanged', applyDocumentLanguage);
 
-/** Loads a language's catalogue (once); the app waits for the stored language's before its first render. */
-export async function loadCatalogue(lng: Language): Promise<void> {
+/** Areas some code asked for: a language switch loads them for the new language before it switches. */
+const wantedAreas = new Set<Area>();
+const areaLoads = new Map<string, Promise<void>>();
+
+/** The core catalogue of a language, once: an area's texts are only ever added after it. */
+async function loadCore(lng: string): Promise<void> {
   if (i18n.hasResourceBundle(lng, 'translation')) return;
-  const files = catalogueFiles(lng);
-  if (files.length === 0) return;
-  const parts = await Promise.all(files.map((f) => (loaders[f] as () => Promise<Catalogue>)()));
-  i18n.addResourceBundle(lng, 'translation', mergeCatalogues(parts));
+  // Whatever was loaded for this language before is gone with its bundle.
+  for (const key of areaLoads.keys()) if (key.startsWith(`${lng}/`)) areaLoads.delete(key);
+  const load = loaders[`./locales/${lng}.json`];
+  if (load) i18n.addResourceBundle(lng, 'translation', await load(), true, false);
+}
+
+/** Loads a language's core catalogue and the areas asked for so far; the app waits for the stored language's before its first render. */
+export async function loadCatalogue(lng: Language): Promise<void> {
+  await loadCore(lng);
+  await Promise.all([...wantedAreas].map((a) => loadArea(a, lng)));
+}
+
+/** Loads a feature area's texts for a language (the current one by default), once; they join its catalogue. */
+export function loadArea(area: Area, lng: string = i18n.language): Promise<void> {
+  wantedAreas.add(area);
+  const key = `${lng}/${area}`;
+  let loading = areaLoads.get(key);
+  if (!loading) {
+    const load = loaders[`./locales/${area}/${lng}.json`];
+    loading = loadCore(lng).then(async () => {
+      if (load) i18n.addResourceBundle(lng, 'translation', await load(), true, false);
+    });
+    // A failed load (a network hiccup) is tried again by the next caller.
+    loading.catch(() => areaLoads.delete(key));
+    areaLoads.set(key, loading);
+  }
+  return loading;
+}
+
+/** A dynamic import that resolves once the module and the texts of its areas are both there. */
+export function withArea<T>(areas: Area | readonly Area[], load: () => Promise<T>): () => Promise<T> {
+  const list = typeof areas === 'string' ? [areas] : areas;
+  return async () => {
+    const [module] = await Promise.all([load(), ...list.map((a) => loadArea(a))]);
+    return module;
+  };
 }
 
 /** Switches the interface language and keeps it in local storage. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { LANGUAGES, PASSWORD_MIN_LENGTH } from '../constants.js';
 import { canonicalTimezone, isCountryCode, isValidTimezone } from '../geo/timezone.js';
-import { singleLineText } from '../validation/text.js';
+import { isWellFormedText, singleLineText } from '../validation/text.js';
 
 /**
  * Account rules of spec section 5, written once: the server validates requests with these schemas and
@@ -19,7 +19,8 @@ export const emailSchema = z
 export const passwordSchema = z
   .string({ error: 'validation.required' })
   .min(PASSWORD_MIN_LENGTH, { error: 'validation.passwordMin' })
-  .max(200, { error: 'validation.tooLong' });
+  .max(200, { error: 'validation.tooLong' })
+  .refine(isWellFormedText, { error: 'validation.invalidText' });
 
 export const countrySchema = z
   .string({ error: 'validation.required' })

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isWellFormedText } from '../validation/text.js';
 import { type ParameterInfo, parameterInfo, readingValueProblem } from './parameters.js';
 
 /** Most readings one ingest request (or MQTT message) may carry. */
@@ -11,8 +12,15 @@ export const MAX_FUTURE_SKEW_MS = 5 * 60_000;
  * the time window are checked by the server (they depend on the catalogue and the clock).
  */
 export const ingestReadingSchema = z.strictObject({
-  ts: z.string({ error: 'validation.dateTime' }).min(1, { error: 'validation.dateTime' }).max(40, { error: 'validation.dateTime' }),
-  values: z.record(z.string(), z.number({ error: 'validation.number' })),
+  ts: z
+    .string({ error: 'validation.dateTime' })
+    .min(1, { error: 'validation.dateTime' })
+    .max(40, { error: 'validation.dateTime' })
+    .refine(isWellFormedText, { error: 'validation.invalidText' }),
+  // A name with a lone surrogate is refused here, on `values`, rather than echoed back in a field name.
+  values: z
+    .record(z.string(), z.number({ error: 'validation.number' }))
+    .refine((v) => Object.keys(v).every(isWellFormedText), { error: 'validation.invalidText' }),
 });
 export type IngestReading = z.infer<typeof ingestReadingSchema>;
 

@@ -32,6 +32,7 @@ export const VALIDATION_MESSAGES = {
   'validation.parameter': 'is not a known parameter',
   'validation.id': 'must be a positive whole number written in decimal digits',
   'validation.controlCharacters': 'must not contain control characters',
+  'validation.invalidText': 'must be valid Unicode text (it has an unpaired surrogate)',
   'validation.fileName': 'must not contain / \\ : * ? " < > | or be only dots',
   'validation.duplicateSeries': 'each device and parameter may appear once',
   'validation.collectorKind': 'must be one of fox-energy, shelly-gen2, shelly-gen1, tasmota',

@@ -12,15 +12,29 @@ export function hasNoControlCharacters(s: string): boolean {
   return true;
 }
 
+/** In unicode mode a class of surrogates matches only a lone one: a pair is one code point above U+FFFF. */
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+
+/**
+ * True when the text is well-formed UTF-16: no surrogate without its other half. A lone surrogate
+ * cannot be written as UTF-8, so each storage replaces it its own way (SQLite with three U+FFFD,
+ * PostgreSQL with one) and stores something other than what was accepted; a password with one hashes
+ * like any other with U+FFFD there.
+ */
+export function isWellFormedText(s: string): boolean {
+  return !LONE_SURROGATE.test(s);
+}
+
 /**
  * A single-line text field (names, model, full name): trimmed, at most `max` characters, no control
- * characters, so both dialects store exactly what was accepted (PostgreSQL refuses U+0000 in text;
- * SQLite keeps it) and both answer the same 400 otherwise.
+ * characters and no lone surrogates, so both dialects store exactly what was accepted (PostgreSQL
+ * refuses U+0000 in text; SQLite keeps it) and both answer the same 400 otherwise.
  */
 export function singleLineText(max: number) {
   return z
     .string({ error: 'validation.required' })
     .trim()
     .max(max, { error: 'validation.tooLong' })
-    .refine(hasNoControlCharacters, { error: 'validation.controlCharacters' });
+    .refine(hasNoControlCharacters, { error: 'validation.controlCharacters' })
+    .refine(isWellFormedText, { error: 'validation.invalidText' });
 }

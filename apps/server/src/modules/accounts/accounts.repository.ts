@@ -56,13 +56,16 @@ export class AccountsRepository {
       .execute();
   }
 
-  async revokeAllForUser(userId: number, now: number): Promise<void> {
-    await this.db
+  /** Revokes every live session of the user; answers the sessions (families) it ended. */
+  async revokeAllForUser(userId: number, now: number): Promise<string[]> {
+    const rows = await this.db
       .updateTable('refresh_tokens')
       .set({ revoked_at: now })
       .where('user_id', '=', userId)
       .where('revoked_at', 'is', null)
+      .returning('family')
       .execute();
+    return [...new Set(rows.map((r) => r.family))];
   }
 
   /** The user a live (not revoked) session belongs to, or undefined. */

@@ -152,8 +152,7 @@ export class AccountsService {
       // ago is refused without ending the session (the other tab's request rotated it).
       if (row.used_at === null || now - row.used_at < REFRESH_REUSE_GRACE_MS) throw unauthorized('Refresh token was just rotated');
       // Reuse of a rotated token later than that means it leaked: end the whole session.
-      await this.repo.revokeFamily(row.family, now);
-      this.opts.events?.emit('sessionRevoked', { sessionId: row.family, userId: row.user_id });
+      await this.endSession(row.family, row.user_id, now);
       this.log.warn({ userId: row.user_id }, 'refresh token reused; session revoked');
       throw unauthorized('Refresh token was already used');
     }
@@ -169,10 +168,24 @@ export class AccountsService {
     if (session) revoked.set(session.sessionId, session.userId);
     const row = refreshToken ? await this.repo.findRefreshToken(sha256(refreshToken)) : undefined;
     if (row) revoked.set(row.family, row.user_id);
-    for (const [sessionId, userId] of revoked) {
-      await this.repo.revokeFamily(sessionId, now);
-      this.opts.events?.emit('sessionRevoked', { sessionId, userId });
-    }
+    for (const [sessionId, userId] of revoked) await this.endSession(sessionId, userId, now);
+  }
+
+  /**
+   * Every revocation goes through here or `endAllSessions`: the session is revoked in the database
+   * (every request checks it) and announced, so the realtime hub closes its connections at once, on
+   * every instance (`sessionRevoked` crosses instances through the hub's fan-out).
+   */
+  private async endSession(sessionId: string, userId: number, now: number): Promise<void> {
+    await this.repo.revokeFamily(sessionId, now);
+    this.opts.events?.emit('sessionRevoked', { sessionId, userId });
+  }
+
+  /** Ends every session of the user (password reset; account changes that must sign everyone out). */
+  async endAllSessions(userId: number, now = Date.now()): Promise<number> {
+    const ended = await this.repo.revokeAllForUser(userId, now);
+    for (const sessionId of ended) this.opts.events?.emit('sessionRevoked', { sessionId, userId });
+    return ended.length;
   }
 
   /** The sessions of these that are still active (not logged out or revoked). */
@@ -217,7 +230,7 @@ export class AccountsService {
     // Using a link ends every other one of the user, so no second link changes the password again.
     await this.repo.endPasswordResets(userId, now);
     await this.repo.updateUser(userId, { password_hash: await hashPassword(password), updated_at: now });
-    await this.repo.revokeAllForUser(userId, now);
+    await this.endAllSessions(userId, now);
   }
 
   private startSession(row: UserRow): Promise<Session> {

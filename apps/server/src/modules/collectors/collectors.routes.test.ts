@@ -1,12 +1,15 @@
 import type { DeviceListItem } from '@phasewatch/shared';
 import mqtt from 'mqtt';
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, signUp, type TestApp } from '../../test/app.js';
+import { useOwnBroker } from '../../test/broker.js';
 import { fakeFox, fakeFoxDiscovery, fakeShelly3em, fakeShellyPro3em } from '../../test/collectors/fake-devices.js';
 import { TASMOTA_ENERGY_SENSOR } from '../../test/collectors/fixtures.js';
 import { DIALECTS } from '../../test/storage.js';
 
 type User = Awaited<ReturnType<typeof signUp>>;
+
+const broker = useOwnBroker();
 
 describe.each(DIALECTS)('collected devices on %s', (dialect) => {
   let t: TestApp;
@@ -15,7 +18,7 @@ describe.each(DIALECTS)('collected devices on %s', (dialect) => {
   const stops: (() => Promise<void>)[] = [];
 
   beforeAll(async () => {
-    t = await buildTestApp(dialect, { mqttUrl: inject('mqttUrl') });
+    t = await buildTestApp(dialect, { mqttUrl: broker.url() });
     a = await signUp(t.app);
     b = await signUp(t.app);
   });
@@ -226,7 +229,7 @@ describe.each(DIALECTS)('collected devices on %s', (dialect) => {
 
   it('hears a Tasmota device on the broker: connection test by its status answers, readings in its local time', async () => {
     const topic = `plug_${dialect}_${Math.random().toString(36).slice(2, 8)}`;
-    const device = await mqtt.connectAsync(inject('mqttUrl'));
+    const device = await mqtt.connectAsync(broker.url());
     stops.push(() => device.endAsync());
     // A fake Tasmota: answers Status, Status 5 and Status 10 as the firmware does.
     await device.subscribeAsync(`cmnd/${topic}/Status`);

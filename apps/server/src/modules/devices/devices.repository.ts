@@ -111,23 +111,4 @@ export class DevicesRepository {
       .execute()
       .then((rows) => rows.map((r) => r.id));
   }
-
-  /** Records the announced status of devices: one statement per distinct (status, weak), not one per device. */
-  async setAnnouncedStatuses(changes: readonly { id: number; status: string; weak: boolean }[]): Promise<void> {
-    const groups = new Map<string, number[]>();
-    for (const c of changes) {
-      const key = `${c.status}|${c.weak ? 1 : 0}`;
-      const ids = groups.get(key);
-      if (ids) ids.push(c.id);
-      else groups.set(key, [c.id]);
-    }
-    for (const [key, ids] of groups) {
-      const [status, weak] = key.split('|') as [string, string];
-      await this.db
-        .updateTable('devices')
-        .set({ last_status: status, last_weak: Number(weak) })
-        .where('id', 'in', ids)
-        .execute();
-    }
-  }
 }

@@ -271,7 +271,7 @@ export class DevicesService {
       changed.push({ id: d.id, userId: d.user_id, status, weak });
     }
     if (changed.length === 0) return;
-    await this.repo.setAnnouncedStatuses(changed);
+    await this.readingsRepo.recordStatuses(changed);
     for (const c of changed)
       this.events.emit('deviceStatusChanged', { deviceId: c.id, userId: c.userId, status: c.status, weakSignal: c.weak });
   }

@@ -19,11 +19,16 @@ export const compactTarget = (now: number) => floorTo(now - COMPACT_GRACE_MS, H1
  * seconds a round of bounded length rolls up the closed hours of devices whose readings passed their
  * watermark, and rounds follow each other quickly while work is left. Raw rows are the durable truth:
  * a round lost to a crash is simply done again after the restart.
+ *
+ * Rounds also rebuild local days in an owner's new timezone, a month per writer call with what is left
+ * of their budget (at least one step a round), so live ingest never waits behind a whole device's days.
  */
 export class Compactor {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private stopped = false;
+  /** Devices whose local days are being rebuilt, in which zone, and where the next step starts. */
+  private readonly dayRebuilds = new Map<number, { tz: string; cursor: number | null }>();
 
   constructor(
     private readonly repo: ReadingsRepository,
@@ -46,14 +51,55 @@ export class Compactor {
     this.timer.unref();
   }
 
+  /**
+   * Asks for a device's local days to be rebuilt in `tz` (its owner's zone since a change), step by step
+   * in the coming rounds; reads meanwhile fold the stored quarter-hours themselves.
+   */
+  rebuildDays(deviceId: number, tz: string): void {
+    if (this.dayRebuilds.get(deviceId)?.tz === tz) return;
+    this.dayRebuilds.set(deviceId, { tz, cursor: null });
+  }
+
+  /** Devices whose local days are waiting to be or being rebuilt. */
+  get pendingDayRebuilds(): number {
+    return this.dayRebuilds.size;
+  }
+
   private async round(): Promise<void> {
+    const started = performance.now();
     let more = false;
     try {
       more = await this.repo.compactDue(compactTarget(this.now()), ROUND_BUDGET_MS);
     } catch (err) {
       this.log.warn({ err }, 'rollup compaction failed; retrying');
     }
-    this.schedule(more ? CATCH_UP_PAUSE_MS : TICK_MS);
+    await this.dayRebuildSteps(started);
+    this.schedule(more || this.dayRebuilds.size > 0 ? CATCH_UP_PAUSE_MS : TICK_MS);
+  }
+
+  /** Steps of the day rebuilds asked for, oldest first, while the round's budget lasts (one at least). */
+  private async dayRebuildSteps(started: number): Promise<void> {
+    do {
+      const next = this.dayRebuilds.entries().next();
+      if (next.done) return;
+      const [deviceId, job] = next.value;
+      try {
+        const cursor = await this.repo.rebuildDaysStep(deviceId, job.tz, job.cursor);
+        // Asked again (another zone) while the step ran: that request stands.
+        if (this.dayRebuilds.get(deviceId) !== job) continue;
+        if (cursor === null) this.dayRebuilds.delete(deviceId);
+        else job.cursor = cursor;
+      } catch (err) {
+        // Dropped: the next read that finds the days stale asks again.
+        this.dayRebuilds.delete(deviceId);
+        this.log.warn({ err, deviceId }, 'local-day rebuild failed');
+      }
+    } while (!this.stopped && performance.now() - started < ROUND_BUDGET_MS);
+  }
+
+  /** Rebuilds the local days asked for to the end, without a time budget (tests). */
+  async runDayRebuilds(): Promise<void> {
+    while (this.dayRebuilds.size > 0) await this.dayRebuildSteps(Number.NEGATIVE_INFINITY);
   }
 
   /** Rolls up everything due now, without a time budget per round. */

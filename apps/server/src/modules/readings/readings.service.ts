@@ -118,15 +118,28 @@ function edgeFinder(edges: ArrayLike<number>): (t: number) => number {
  * packages/shared/src/energy/counter.ts: each bucket holds E(end) − E(start).
  */
 export class ReadingsService {
-  constructor(private readonly repo: ReadingsRepository) {}
+  constructor(
+    private readonly repo: ReadingsRepository,
+    private readonly opts: {
+      /** Told when a read finds a device's local days built in another zone (the compactor rebuilds them in the background). */
+      onStaleDays?: (deviceId: number, tz: string) => void;
+    } = {},
+  ) {}
 
   private get rules() {
     return this.repo.rules;
   }
 
-  /** Local-day rollups in `tz`, rebuilt first when the owner changed timezone since they were built. */
-  private async ensureDays(deviceId: number, tz: string): Promise<void> {
-    if (await this.repo.dayLevelStale(deviceId, tz)) await this.repo.rebuildDays(deviceId, tz);
+  /**
+   * The stored level local days are read from below the watermark: the stored days, or, while they are
+   * built in another zone than the owner's (a timezone change, rebuilt in the background), the stored
+   * quarter-hours, which the callers fold into days like the ones above the watermark. The answer is the
+   * same either way; the read never waits for a rebuild, nor does anyone's ingest on the writer.
+   */
+  private async daySource(deviceId: number, tz: string): Promise<'day' | '15m'> {
+    if (!(await this.repo.dayLevelStale(deviceId, tz))) return 'day';
+    this.opts.onStaleDays?.(deviceId, tz);
+    return '15m';
   }
 
   /**
@@ -145,8 +158,8 @@ export class ReadingsService {
 
   async readings(deviceId: number, tz: string, q: ReadingsQueryInput): Promise<ReadingsColumns> {
     if (q.interval === 'raw') return this.rawReadings(deviceId, tz, q);
-    if (q.interval === '24h') await this.ensureDays(deviceId, tz);
-    return this.atWatermark(deviceId, (w) => this.bucketed(deviceId, tz, q, w));
+    const days = q.interval === '24h' ? await this.daySource(deviceId, tz) : 'day';
+    return this.atWatermark(deviceId, (w) => this.bucketed(deviceId, tz, q, w, days));
   }
 
   /**
@@ -180,6 +193,7 @@ export class ReadingsService {
     ps: ParamSet,
     w: number,
     tz: string,
+    days: 'day' | '15m' = 'day',
   ): Promise<Level> {
     const from = edges[0] as number;
     const end = edges[edges.length - 1] as number;
@@ -187,7 +201,7 @@ export class ReadingsService {
     if (interval === '30m') return foldLevel(await this.quarters(deviceId, from, end, ps, w), ps, (t) => floorTo(t, 2 * M15), this.rules);
     // Stored hours or days below the watermark, then the quarter-hours above it folded in: a day the
     // watermark cuts is its stored part joined with its later quarter-hours.
-    const source = interval === '1h' ? '1h' : 'day';
+    const source = interval === '1h' ? '1h' : days;
     const stored = w > from ? await this.repo.levelOf(source, deviceId, from, Math.min(end, w), ps, tz) : emptyLevel(ps);
     const tail = await this.quarters(deviceId, Math.max(from, w), end, ps, w);
     const all = concatLevels(stored, tail, ps);
@@ -247,17 +261,23 @@ export class ReadingsService {
     return PARAMETER_NAMES.filter((p) => found.has(p));
   }
 
-  private async bucketed(deviceId: number, tz: string, q: ReadingsQueryInput, w: number): Promise<ReadingsColumns> {
+  private async bucketed(
+    deviceId: number,
+    tz: string,
+    q: ReadingsQueryInput,
+    w: number,
+    days: 'day' | '15m' = 'day',
+  ): Promise<ReadingsColumns> {
     const interval = q.interval as Exclude<ReadingInterval, 'raw'>;
     const from = alignedFrom(q.from, interval, tz);
     const edges = gridOf(from, q.to, interval, tz);
     const end = edges[edges.length - 1] as number;
-    const source = interval === '24h' ? 'day' : interval === '1h' ? '1h' : '15m';
+    const source = interval === '24h' ? days : interval === '1h' ? '1h' : '15m';
     // Only what the device sent in the range: asked-for parameters it never sent are left out.
     const present = await this.present(deviceId, source, from, end, w);
     const params = q.params ? q.params.filter((p) => present.includes(p)) : present;
     const ps = paramSetOf(params);
-    const level = await this.levelFor(deviceId, interval, edges, ps, w, tz);
+    const level = await this.levelFor(deviceId, interval, edges, ps, w, tz, days);
     const before = await this.runsBefore(deviceId, from, ps, w);
     const after = await this.readingsAfter(deviceId, end, ps.counter, w);
     const out = this.answer(q.interval, from, q.to, tz, edges, level, ps, params, before, after);
@@ -434,10 +454,11 @@ export class ReadingsService {
     deviceId: number,
     tz: string,
     edges: ArrayLike<number>,
-    source: '15m' | '1h' | 'day',
+    requested: '15m' | '1h' | 'day',
     params: readonly string[],
   ): Promise<ReadingsColumns> {
-    if (source === 'day') await this.ensureDays(deviceId, tz);
+    // Local days being rebuilt in another zone: their quarter-hours, folded the same way.
+    const source = requested === 'day' ? await this.daySource(deviceId, tz) : requested;
     return this.atWatermark(deviceId, async (w) => {
       const from = edges[0] as number;
       const end = edges[edges.length - 1] as number;
@@ -461,11 +482,11 @@ export class ReadingsService {
   }
 
   async energy(deviceId: number, tz: string, device: EnergyDeviceInfo, now: number): Promise<EnergyResponse> {
-    await this.ensureDays(deviceId, tz);
+    const daySource = await this.daySource(deviceId, tz);
     return this.atWatermark(deviceId, async (w) => {
       const sources = await this.energySource(deviceId, device.direction, w);
       const ps = paramSetOf(sources);
-      const stored = w > 0 ? await this.repo.levelOf('day', deviceId, 0, w, ps, tz) : emptyLevel(ps);
+      const stored = w > 0 ? await this.repo.levelOf(daySource, deviceId, 0, w, ps, tz) : emptyLevel(ps);
       const tail = await this.quarters(deviceId, w, Number.MAX_SAFE_INTEGER, ps, w);
       const firstBucket = stored.bucket[0] ?? tail.bucket[0];
       const lastBucket = tail.bucket[tail.bucket.length - 1] ?? stored.bucket[stored.bucket.length - 1];

@@ -12,7 +12,8 @@ export interface WriterOps {
   write: [flush: import('./readings.repository.js').EncodedFlush];
   compactDue: [target: number, budgetMs: number];
   statementCount: [];
-  rebuildDays: [deviceId: number, tz: string];
+  rebuildDaysStep: [deviceId: number, tz: string, cursor: number | null];
+  recordStatuses: [changes: import('./readings.repository.js').StatusChange[]];
   deleteDevice: [deviceId: number];
   deleteRawBefore: [cutoff: number, deviceIds: number[]];
   /** SQLite: a notification alarm change (modules/notifications/notifications.store.ts), off the app's connection. */

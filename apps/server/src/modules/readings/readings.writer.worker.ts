@@ -53,8 +53,10 @@ async function perform({ op, args }: WriterRequest): Promise<unknown> {
       return repo.compactDue(...(args as WriterOps['compactDue']));
     case 'statementCount':
       return repo.statementCount();
-    case 'rebuildDays':
-      return repo.rebuildDays(...(args as WriterOps['rebuildDays']));
+    case 'recordStatuses':
+      return repo.recordStatuses(...(args as WriterOps['recordStatuses']));
+    case 'rebuildDaysStep':
+      return repo.rebuildDaysStep(...(args as WriterOps['rebuildDaysStep']));
     case 'deleteDevice':
       return repo.deleteDevice(...(args as WriterOps['deleteDevice']));
     case 'deleteRawBefore':

@@ -4,10 +4,13 @@ import { useTranslation } from 'react-i18next';
 import { Page } from '@/components/page';
 import { useUserInfo } from '@/features/profile/api/get-user-info';
 import { ProfileForm } from '@/features/profile/components/profile-form';
+import { withArea } from '@/i18n';
 import { errorTexts } from '@/lib/error-text';
 
 const PushBrowserSwitch = lazy(() =>
-  import('@/features/notifications/components/push-browser-switch').then((m) => ({ default: m.PushBrowserSwitch })),
+  withArea('notifications', () => import('@/features/notifications/components/push-browser-switch'))().then((m) => ({
+    default: m.PushBrowserSwitch,
+  })),
 );
 
 export default function ProfilePage() {

@@ -8,6 +8,7 @@ import { Link, useNavigate } from 'react-router';
 import { SearchBox } from '@/components/ui/search-box';
 import { paths } from '@/config/paths';
 import { useLiveMeasurements } from '@/features/realtime/use-live-measurements';
+import { withArea } from '@/i18n';
 import { useAuth } from '@/lib/auth-store';
 import { errorTexts } from '@/lib/error-text';
 import { useDevices } from '../api/get-devices';
@@ -15,14 +16,16 @@ import { announceDeviceState } from '../device-alerts';
 import { deviceTypeLabel } from '../device-labels';
 import { newestReading } from '../live-reading';
 import { formatQuantity, headlineValue } from '../live-values';
-
 import classes from './device-list.module.css';
 import { DeviceStatusBadge, useDeviceStatus } from './device-status';
 import { EnergyTotal } from './energy-total';
 import { ReadingAge } from './reading-age';
 
 // The add-device flow (forms, schemas, the stepper) loads when it is opened, not with the dashboard.
-const AddDeviceModal = lazy(() => import('./add-device/add-device-modal').then((m) => ({ default: m.AddDeviceModal })));
+// Its first step, how readings arrive, is the collectors area's.
+const AddDeviceModal = lazy(() =>
+  withArea(['collectors', 'tariffs'], () => import('./add-device/add-device-modal'))().then((m) => ({ default: m.AddDeviceModal })),
+);
 
 /** Below the spec's mobile breakpoint (576 px = 36em) the list is cards instead of a table. */
 const PHONE_QUERY = '(max-width: 35.99em)';

@@ -21,6 +21,7 @@ import { preloadChart } from '@/features/charts/chart-module';
 import { type ChartSpec, chartsFor, chartsInFirstScreen, isSecondaryChart } from '@/features/charts/chart-specs';
 import { ChartCard } from '@/features/charts/components/chart-card';
 import { useInView } from '@/features/charts/use-in-view';
+import { withArea } from '@/i18n';
 import { ApiError } from '@/lib/api-client';
 import { storedTimezone } from '@/lib/auth-store';
 import { effectiveTimezone, parseServerDate } from '@/lib/dates';
@@ -339,7 +340,9 @@ function chartTitle(t: (k: string, o?: Record<string, unknown>) => string, spec:
 /** Balanced (netted) energy beside the per-phase sums, for devices whose readings carry it (a chunk of its own). */
 const hasBalance = (d: Device) => d.latestReading?.values.balance !== undefined || d.latestReading?.values.balance_export !== undefined;
 const BalanceChunk = lazy(() =>
-  loadChunk(() => import('@/features/collectors/components/balance-card')).then((m) => ({ default: m.BalanceCard })),
+  loadChunk(withArea('collectors', () => import('@/features/collectors/components/balance-card'))).then((m) => ({
+    default: m.BalanceCard,
+  })),
 );
 
 const loadSettings = () => import('./device-settings');

@@ -7,6 +7,7 @@ import { Link } from 'react-router';
 import { paths } from '@/config/paths';
 import { useReadings } from '@/features/charts/api/get-readings';
 import { useLiveMeasurements } from '@/features/realtime/use-live-measurements';
+import { withArea } from '@/i18n';
 import { storedTimezone } from '@/lib/auth-store';
 import { effectiveTimezone } from '@/lib/dates';
 import { dateTimeFormat } from '@/lib/intl';
@@ -21,7 +22,9 @@ import { sparkDots, sparkParameters, sparkPath, sparkSeries } from './sparkline-
 const DAY_MS = 86_400_000;
 
 /** How Phasewatch reads a collected device (nothing for one that sends by itself): a chunk of its own. */
-const CollectorChunk = lazy(() => import('@/features/collectors/components/collector-card').then((m) => ({ default: m.CollectorCard })));
+const CollectorChunk = lazy(() =>
+  withArea('collectors', () => import('@/features/collectors/components/collector-card'))().then((m) => ({ default: m.CollectorCard })),
+);
 const SPARK_W = 600;
 const SPARK_H = 90;
 

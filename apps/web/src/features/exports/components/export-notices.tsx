@@ -5,6 +5,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useHubClient } from '@/features/realtime/realtime-provider';
+import { loadArea } from '@/i18n';
 import { downloadExport } from '../api/download-export';
 import { exportKeys, getExport } from '../api/get-exports';
 import { onPendingChange, pendingExports, settleExport } from '../export-tracker';
@@ -32,25 +33,28 @@ export function ExportNotices() {
       if (announced.has(file.id)) return;
       announced.add(file.id);
       const name = `${file.fileName}.${file.format}`;
-      notifications.show({
-        id: `export-${file.id}`,
-        color: 'teal',
-        title: t('messages.dataExported'),
-        autoClose: 15_000,
-        message: (
-          <Button
-            size="compact-sm"
-            variant="light"
-            mt={4}
-            data-export-toast={file.id}
-            onClick={() => {
-              downloadExport(file).catch(() => notifications.show({ color: 'red', message: t('messages.exportFailed') }));
-            }}
-          >
-            {t('exports.downloadNamed', { name })}
-          </Button>
-        ),
-      });
+      // The download button's text is the analytics area's, which this app-wide listener does not load up front.
+      void loadArea('analytics').finally(() =>
+        notifications.show({
+          id: `export-${file.id}`,
+          color: 'teal',
+          title: t('messages.dataExported'),
+          autoClose: 15_000,
+          message: (
+            <Button
+              size="compact-sm"
+              variant="light"
+              mt={4}
+              data-export-toast={file.id}
+              onClick={() => {
+                downloadExport(file).catch(() => notifications.show({ color: 'red', message: t('messages.exportFailed') }));
+              }}
+            >
+              {t('exports.downloadNamed', { name })}
+            </Button>
+          ),
+        }),
+      );
     };
     const failed = (id: string) => {
       settleExport(id);

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { paths } from '@/config/paths';
 import { useHubClient } from '@/features/realtime/realtime-provider';
+import { withArea } from '@/i18n';
 import { useUnreadCount } from '../api/get-unread-count';
 import { notificationKeys } from '../api/notification-keys';
 
@@ -24,7 +25,8 @@ export function NotificationBell() {
     if (!client) return;
     return client.on('notification', (e) => {
       void qc.invalidateQueries({ queryKey: notificationKeys.all });
-      if (e.item && e.item.held === null) void import('../notification-toast').then((m) => m.showNotificationToast(e));
+      if (e.item && e.item.held === null)
+        void withArea('notifications', () => import('../notification-toast'))().then((m) => m.showNotificationToast(e));
     });
   }, [client, qc]);
 
