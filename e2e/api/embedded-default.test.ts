@@ -52,6 +52,31 @@ describe.each(['sqlite', 'postgres'] as const)('embedded default on %s', (dialec
     const meter = devices.find((d) => d.typeCode === 13);
     expect(meter?.totalEnergyKwh).toBeGreaterThan(0);
 
+    // Locations and tariffs the devices use, so the costs show at once (the dashboard's two columns). The
+    // fleet sets them up once its devices exist, beside the backfill: on a busy machine a moment later.
+    const get = async <T>(url: string) => (await (await fetch(`${s.baseUrl}/api/${url}`, { headers: auth })).json()) as T;
+    type Place = { id: number; name: string; tariff: { id: number } | null; devices: unknown[] };
+    await expect
+      .poll(async () => (await get<(Device & { tariff: unknown })[]>('devices')).filter((d) => d.tariff !== null).length, {
+        timeout: 60_000,
+      })
+      .toBe(5);
+    const places = await get<Place[]>('locations');
+    expect(places.map((p) => p.name).sort()).toEqual(['Flat', 'Home', 'Workshop']);
+    expect(places.every((p) => p.tariff !== null)).toBe(true);
+    for (const d of await get<(Device & { location: unknown; tariff: unknown })[]>('devices')) {
+      expect(d.location, d.name).not.toBeNull();
+      expect(d.tariff, d.name).not.toBeNull();
+    }
+    const home = places.find((p) => p.name === 'Home');
+    const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+    const stats = await get<{ kWh: number; totalCost: number; zones: { area: number }[] }>(
+      `tariffs/${home?.tariff?.id}/stats?from=${day(Date.now() - 2 * 86_400_000)}&to=${day(Date.now() + 2 * 86_400_000)}`,
+    );
+    expect(stats.kWh).toBeGreaterThan(0);
+    expect(stats.totalCost).toBeGreaterThan(0);
+    expect(stats.zones.map((z) => z.area)).toEqual([1, 2]);
+
     // A day of history: hourly buckets with energy, and the energy summary agrees with the buckets.
     const to = new Date();
     const from = new Date(to.getTime() - 20 * 3600_000);
@@ -89,6 +114,10 @@ describe.each(['sqlite', 'postgres'] as const)('embedded default on %s', (dialec
     const auth = await signIn(s.baseUrl);
     const devices = (await (await fetch(`${s.baseUrl}/api/devices`, { headers: auth })).json()) as Device[];
     expect(devices).toHaveLength(5);
+    // The demo places are made once: a restart finds them and adds none.
+    await new Promise((r) => setTimeout(r, 1000));
+    const places = (await (await fetch(`${s.baseUrl}/api/locations`, { headers: auth })).json()) as unknown[];
+    expect(places).toHaveLength(3);
   });
 });
 

@@ -122,9 +122,9 @@ describe('dashboard in Chromium', () => {
     await dialog.getByRole('textbox', { name: /^Name/ }).fill('Garage meter');
     await dialog.getByRole('textbox', { name: /^MAC address/ }).fill('aa-bb-cc-00-11-22');
     await dialog.getByRole('button', { name: 'Next' }).click();
-    // Locations and tariffs do not exist yet: disabled, with the hint.
-    await dialog.getByText('Locations and tariffs are not available yet').waitFor();
-    expect(await dialog.getByLabel('Location', { exact: true }).first().isDisabled()).toBe(true);
+    // No location yet: the flow says so and where to add one; the tariff waits for a location.
+    await dialog.getByText('You have no locations yet.').waitFor();
+    expect(await dialog.getByLabel('Default tariff', { exact: true }).first().isDisabled()).toBe(true);
     await dialog.getByRole('button', { name: 'Create device' }).click();
     const key = (await dialog.getByTestId('ingest-key').textContent())?.trim() ?? '';
     expect(key).toMatch(/^pwd_/);

@@ -29,6 +29,7 @@ import {
   type Notifications,
   type NotificationsBuildOptions,
 } from './modules/notifications/notifications.module.js';
+import { createPlaces } from './modules/places.js';
 import { createTelemetry } from './modules/telemetry.js';
 import { createRealtime } from './realtime/index.js';
 import { openStorage, type Storage } from './storage/database.js';
@@ -169,8 +170,9 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
   const telemetry = await createTelemetry(app, base);
   const realtime = await createRealtime(app, base, telemetry);
   notifications = await createNotifications(app, { ...base, telemetry, realtime }, mail, opts.notifications);
-  const analytics = await createAnalytics(app, base, telemetry, realtime);
-  const ctx: AppContext = { ...base, telemetry, realtime, notifications, analytics, routes };
+  const places = await createPlaces(app, base, telemetry);
+  const analytics = await createAnalytics(app, base, telemetry, realtime, places.reportExtras);
+  const ctx: AppContext = { ...base, telemetry, realtime, notifications, places, analytics, routes };
 
   const indexHtml = path.join(config.webDistDir, 'index.html');
   const hasWeb = existsSync(indexHtml);

@@ -6,6 +6,7 @@ import type { AppMetrics } from './metrics/metrics.js';
 import type { AccountsService } from './modules/accounts/accounts.service.js';
 import type { Analytics } from './modules/analytics/index.js';
 import type { Notifications } from './modules/notifications/notifications.module.js';
+import type { Places } from './modules/places.js';
 import type { Telemetry } from './modules/telemetry.js';
 import type { Realtime } from './realtime/index.js';
 import type { Storage } from './storage/database.js';
@@ -31,6 +32,8 @@ export interface AppContext extends BaseContext {
   telemetry: Telemetry;
   realtime: Realtime;
   notifications: Notifications;
+  /** Locations and tariffs (costs per zone for reports: `places.tariffs.costPerZone`). */
+  places: Places;
   /** Heatmaps, tables, comparisons, exports and the job queue. */
   analytics: Analytics;
   /** Every route the app registered (the gates walk it: a new route is covered without being listed). */

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { BackfillSummary } from './backfill.js';
+import { placeDemoFleet } from './demo-place.js';
 import { type FleetDeviceSpec, type FleetEvent, type FleetHandle, startFleet } from './fleet.js';
 import { seedFromString } from './random.js';
 
@@ -56,5 +57,18 @@ export function startEmbeddedFleet(options: EmbeddedFleetOptions): EmbeddedFleet
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   });
+  // Its locations and tariffs, once the devices exist (an account that has locations keeps its own).
+  // (A failed set-up is reported by the fleet itself.)
+  fleet.ready.then(
+    (devices) =>
+      placeDemoFleet({
+        baseUrl: options.baseUrl,
+        email: options.email,
+        password: options.password,
+        devices,
+        historyDays: options.historyDays ?? 365,
+      }).catch((error: unknown) => options.onProgress?.({ type: 'error', during: 'setup', error })),
+    () => {},
+  );
   return { backfillDone: fleet.backfillDone, stop: () => fleet.stop() };
 }

@@ -115,12 +115,44 @@ describe.each(DIALECTS)('fuzzing gate on %s', (dialect) => {
     await t.app.inject({ method: 'POST', url: '/api/ingest', headers: { 'x-device-key': device.ingestKey }, payload: { readings } });
     const id = device.device.id;
     const iso = (ms: number) => new Date(ms).toISOString();
+    // A location with a tariff, the device placed there: the locations and tariffs routes reach real objects.
+    const loc = (await t.app.inject({ method: 'POST', url: '/api/locations', headers: u.auth, payload: { name: 'fuzz' } })).json() as {
+      id: number;
+    };
+    const tariff = (
+      await t.app.inject({
+        method: 'POST',
+        url: `/api/locations/${loc.id}/tariffs`,
+        headers: u.auth,
+        payload: {
+          name: 'fuzz',
+          group: 'G12',
+          presetId: 'tauron-g12',
+          prices: [{ validFrom: '2026-01-01', area1: 1, area2: 0.5, fixedMonthly: 30 }],
+        },
+      })
+    ).json() as { id: number };
+    await t.app.inject({ method: 'PUT', url: `/api/devices/${id}`, headers: u.auth, payload: { locationId: loc.id } });
+    const day = (ms: number) => iso(ms).slice(0, 10);
     return {
       creds: { bearer: u.token, deviceKey: device.ingestKey },
       hints: {
-        id: [String(id)],
-        from: [iso(now - 7_200_000), String(now - 7_200_000), iso(now - 3 * 86_400_000), iso(now).slice(0, 10)],
-        to: [iso(now), String(now + 60_000), iso(now + 86_400_000).slice(0, 10)],
+        id: [String(id), String(loc.id), String(tariff.id)],
+        locationId: [String(loc.id)],
+        tariffId: [String(tariff.id)],
+        from: [
+          iso(now - 7_200_000),
+          String(now - 7_200_000),
+          iso(now - 3 * 86_400_000),
+          iso(now).slice(0, 10),
+          day(now - 3 * 86_400_000),
+          '2026-01-01',
+        ],
+        to: [iso(now), String(now + 60_000), iso(now + 86_400_000).slice(0, 10), '2027-01-02'],
+        calendar: ['PL', 'TR'],
+        year: ['2026', '1969'],
+        presetId: ['tauron-g12', 'pge-g12n', 'epdk-t3'],
+        group: ['G12', 'G12n', 'T3'],
         interval: ['raw', '15m', '30m', '1h', '24h'],
         params: ['vave1,eai1', 'pave1'],
         ts: [iso(now - 90_000), iso(now - 30_000), iso(now - 5_000)],
@@ -182,8 +214,14 @@ describe.each(DIALECTS)('fuzzing gate on %s', (dialect) => {
           'pl',
           'vave1,eai1',
           'pave1',
+          '2026-01-01',
+          '04-01',
+          '09-30',
+          'PLN',
+          'local',
+          'cet',
         ],
-        numbers: [id, 230, -60, 0.95, 13, 17, 10, 20, 50, 1, 0],
+        numbers: [id, loc.id, tariff.id, 230, -60, 0.95, 13, 17, 10, 20, 50, 1, 0, 2, 3, 24],
         keys: PARAMETER_NAMES,
       },
     };

@@ -19,6 +19,8 @@ interface Owned {
   snapshot(): Promise<unknown>;
   /** Text only A's object contains, which must never appear in B's answers. */
   markers: string[];
+  /** Query values its routes need (otherwise the readings' hints below). */
+  query?: Record<string, string>;
   /**
    * A body for a route (`METHOD url`) that A's own request must be able to use (one naming A's other
    * objects, which a generated body cannot); generated bodies otherwise.
@@ -177,6 +179,52 @@ const OWNED_RESOURCES: Record<string, (app: FastifyInstance, owner: User) => Pro
   },
 };
 
+/**
+ * A location of the owner with a tariff and a device placed there with a day of readings: the locations
+ * (`/api/locations/:id`, `/api/locations/:locationId/tariffs/:tariffId`) and tariffs (`/api/tariffs/:id`)
+ * fixtures.
+ */
+async function placeFixture(app: FastifyInstance, owner: User): Promise<Owned & { tariffId: string }> {
+  const marker = `A-place-${Math.random().toString(36).slice(2, 10)}`;
+  const inject = async (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) => {
+    const res = await app.inject({ method, url, headers: owner.auth, ...(payload ? { payload } : {}) });
+    if (res.statusCode !== 200) throw new Error(`place fixture ${method} ${url}: ${res.statusCode} ${res.body}`);
+    return res.json() as { id: number };
+  };
+  const loc = await inject('POST', '/api/locations', { name: marker, address: `${marker} street` });
+  const tariffBody = {
+    name: `${marker} G12`,
+    group: 'G12',
+    presetId: 'tauron-g12',
+    prices: [{ validFrom: '2020-01-01', area1: 1.23, area2: 0.61, fixedMonthly: 30 }],
+  };
+  const tariff = await inject('POST', `/api/locations/${loc.id}/tariffs`, tariffBody);
+  const dev = await OWNED_RESOURCES.devices?.(app, owner);
+  if (dev) await inject('PUT', `/api/devices/${dev.params.id}`, { locationId: loc.id });
+  const today = new Date().toISOString().slice(0, 10);
+  const from = new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10);
+  const to = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
+  const read = async (url: string) => (await app.inject({ method: 'GET', url, headers: owner.auth })).json() as unknown;
+  return {
+    params: { id: String(loc.id), locationId: String(loc.id), tariffId: String(tariff.id) },
+    tariffId: String(tariff.id),
+    markers: [marker],
+    query: { from, to, calendar: 'PL', year: today.slice(0, 4) },
+    body: (route) => (/^(POST|PUT) .*\/tariffs/.test(route) ? { ...tariffBody, name: 'changed by B' } : undefined),
+    snapshot: async () => ({
+      location: await read(`/api/locations/${loc.id}`),
+      tariffs: await read(`/api/locations/${loc.id}/tariffs`),
+      stats: await read(`/api/tariffs/${tariff.id}/stats?from=${from}&to=${to}`),
+      devices: await read('/api/devices'),
+    }),
+  };
+}
+OWNED_RESOURCES.locations = placeFixture;
+OWNED_RESOURCES.tariffs = async (app, owner) => {
+  const place = await placeFixture(app, owner);
+  return { ...place, params: { id: place.tariffId } };
+};
+
 /** The resource an id-taking route names (`/api/devices/:id/energy` → `devices`), or null for routes without ids. */
 function resourceOf(url: string): string | null {
   if (!url.includes(':') || url.startsWith(DOCS_PATH)) return null;
@@ -198,11 +246,12 @@ describe('tenancy gate coverage', () => {
     expect(
       uncovered([
         { method: 'GET', url: '/api/devices/:id', schema: undefined },
-        { method: 'GET', url: '/api/locations/:id', schema: undefined },
-        { method: 'PUT', url: '/api/widgets/:id', schema: undefined },
+        { method: 'GET', url: '/api/widgets/:id', schema: undefined },
+        { method: 'PUT', url: '/api/gadgets/:id', schema: undefined },
         { method: 'GET', url: '/api/devices', schema: undefined },
+        { method: 'GET', url: '/api/locations/:locationId/tariffs/:tariffId', schema: undefined },
       ]),
-    ).toEqual(['GET /api/locations/:id', 'PUT /api/widgets/:id']);
+    ).toEqual(['GET /api/widgets/:id', 'PUT /api/gadgets/:id']);
   });
 });
 
@@ -235,9 +284,9 @@ describe.each(DIALECTS)('tenancy gate on %s', (dialect) => {
   afterAll(async () => t?.close());
 
   /** A query with every required parameter of the route (a recent range for the readings). */
-  function query(method: string, url: string): string {
+  function query(method: string, url: string, owned?: Owned): string {
     const now = Date.now();
-    const hints: Record<string, string> = { from: String(now - 3_600_000), to: String(now), interval: 'raw' };
+    const hints: Record<string, string> = { from: String(now - 3_600_000), to: String(now), interval: 'raw', ...owned?.query };
     const params = doc.paths[url.replace(/:(\w+)/g, '{$1}')]?.[method.toLowerCase()]?.parameters ?? [];
     const pairs = params.filter((p) => p.in === 'query' && p.required).map((p) => `${p.name}=${encodeURIComponent(hints[p.name] ?? '')}`);
     return pairs.length ? `?${pairs.join('&')}` : '';
@@ -269,7 +318,7 @@ describe.each(DIALECTS)('tenancy gate on %s', (dialect) => {
         failures.push(`${name}: the "${resource}" fixture gives no value for ${missing.join(', ')}`);
         continue;
       }
-      const url = route.url.replace(/:(\w+)/g, (_, p: string) => owned.params[p] as string) + query(route.method, route.url);
+      const url = route.url.replace(/:(\w+)/g, (_, p: string) => owned.params[p] as string) + query(route.method, route.url, owned);
       const before = await owned.snapshot();
       let answered: number | undefined;
       let usedBody: Json | undefined;
@@ -314,10 +363,18 @@ describe.each(DIALECTS)('tenancy gate on %s', (dialect) => {
     a = await signUp(t.app);
     b = await signUp(t.app);
     const owned = await OWNED_RESOURCES.devices?.(t.app, a);
+    const place = await OWNED_RESOURCES.locations?.(t.app, a);
+    const markers = [...(owned?.markers ?? []), ...(place?.markers ?? [])];
+    // The advisor names objects by query: A's device and location answer B 404.
+    for (const q of [`deviceId=${owned?.params.id}`, `locationId=${place?.params.id}`]) {
+      const res = await t.app.inject({ method: 'GET', url: `/api/tariffs/advisor?${q}`, headers: b.auth });
+      expect(res.statusCode, q).toBe(404);
+      for (const m of markers) expect(res.body.includes(m)).toBe(false);
+    }
     for (const route of t.ctx.routes) {
       if (route.method !== 'GET' || route.url.includes(':') || route.url.includes('*') || route.url.startsWith(DOCS_PATH)) continue;
       const res = await t.app.inject({ method: 'GET', url: route.url, headers: b.auth });
-      for (const m of owned?.markers ?? []) expect(res.body.includes(m), `${route.url} shows B A's "${m}"`).toBe(false);
+      for (const m of markers) expect(res.body.includes(m), `${route.url} shows B A's "${m}"`).toBe(false);
     }
   });
 

@@ -135,6 +135,63 @@ export type NewUserRow = Insertable<UsersTable>;
 export type UserUpdate = Updateable<UsersTable>;
 export type RefreshTokenRow = Selectable<RefreshTokensTable>;
 
+// Locations and tariffs (migration 0007): declared here, merged into `Database` (one block, one module).
+export interface Database {
+  locations: LocationsTable;
+  tariffs: TariffsTable;
+  tariff_prices: TariffPricesTable;
+}
+
+/** A user's place with its devices (migration 0007). */
+export interface LocationsTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  code: string;
+  address: string;
+  city: string;
+  /** Canonical IANA name; statistics count local days here. */
+  timezone: string;
+  /** The energy tariff (one of the location's), or null. */
+  tariff_id: number | null;
+  created_at: number;
+  modified_at: number;
+}
+
+/** A tariff of a location (migration 0007). */
+export interface TariffsTable {
+  id: Generated<number>;
+  user_id: number;
+  location_id: number;
+  name: string;
+  /** G11 … T3 (`group` is an SQL keyword). */
+  tariff_group: string;
+  preset_id: string | null;
+  /** `local` or `cet`. */
+  clock: string;
+  currency: string;
+  /** `PL`, `TR` or null. */
+  holiday_calendar: string | null;
+  /** JSON of the zone schedule (a value object, read whole). */
+  schedule: string;
+  created_at: number;
+  modified_at: number;
+}
+
+/** A price list of a tariff, valid from its day until the next one's (migration 0007). */
+export interface TariffPricesTable {
+  tariff_id: number;
+  valid_from: string;
+  area1: number;
+  area2: number | null;
+  area3: number | null;
+  fixed_monthly: number;
+}
+
+export type LocationRow = Selectable<LocationsTable>;
+export type TariffRow = Selectable<TariffsTable>;
+export type TariffPriceRow = Selectable<TariffPricesTable>;
+
 /** Alarms and events of the notification rules (migration 0009; see modules/notifications/). */
 export interface NotificationsTable {
   id: Generated<number>;

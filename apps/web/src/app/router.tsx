@@ -26,7 +26,7 @@ function page(load: () => Promise<Module>, name = 'default'): Pick<RouteObject, 
 
 // The device page's toolbar offers the export dialog (its button's texts are the analytics area's).
 const deviceDetails = withArea('analytics', () => import('./routes/device-details') as unknown as Promise<Module>);
-const placeholders = () => import('./routes/placeholders') as unknown as Promise<Module>;
+const locations = withArea('tariffs', () => import('./routes/locations') as unknown as Promise<Module>);
 
 /**
  * A device page. Its loader starts the page's first requests (the device, the first charts' readings) as
@@ -74,7 +74,8 @@ export const routes: RouteObject[] = [
           { path: routePatterns.solarDeviceDetails, ...devicePage('SolarDeviceDetailsPage', 'solar') },
           {
             path: routePatterns.editDevice,
-            ...page(withArea('notifications', () => import('./routes/edit-device') as unknown as Promise<Module>)),
+            // Its push switch is the notifications area's, its location and tariff fields the tariffs area's.
+            ...page(withArea(['notifications', 'tariffs'], () => import('./routes/edit-device') as unknown as Promise<Module>)),
           },
           { path: routePatterns.deviceOverview, ...page(() => import('./routes/device-overview') as unknown as Promise<Module>) },
           { path: paths.profile, ...page(() => import('./routes/profile') as unknown as Promise<Module>) },
@@ -84,11 +85,17 @@ export const routes: RouteObject[] = [
           },
           { path: paths.analytics, ...page(withArea('analytics', () => import('./routes/analytics') as unknown as Promise<Module>)) },
           { path: paths.signOut, ...page(() => import('./routes/sign-out') as unknown as Promise<Module>) },
-          { path: paths.locations, ...page(placeholders, 'LocationListPage') },
-          { path: routePatterns.locationView, ...page(placeholders, 'LocationViewPage') },
-          { path: routePatterns.locationEdit, ...page(placeholders, 'LocationEditPage') },
-          { path: routePatterns.locationTariffEdit, ...page(placeholders, 'LocationTariffEditPage') },
-          { path: routePatterns.tariffStats, ...page(placeholders, 'TariffStatsPage') },
+          { path: paths.locations, ...page(locations, 'LocationListPage') },
+          { path: routePatterns.locationView, ...page(locations, 'LocationViewPage') },
+          { path: routePatterns.locationEdit, ...page(locations, 'LocationEditPage') },
+          { path: routePatterns.locationTariffEdit, ...page(locations, 'LocationTariffEditPage') },
+          {
+            path: routePatterns.tariffStats,
+            ...page(
+              withArea('tariffs', () => import('./routes/tariff-stats') as unknown as Promise<Module>),
+              'TariffStatsPage',
+            ),
+          },
           { path: paths.signIn, ...page(() => import('./routes/sign-in') as unknown as Promise<Module>) },
           { path: paths.signInFox, ...page(() => import('./routes/sign-in') as unknown as Promise<Module>, 'SignInFoxPage') },
           { path: paths.register, ...page(() => import('./routes/register') as unknown as Promise<Module>) },

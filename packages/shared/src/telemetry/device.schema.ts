@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { collectorSourceSchema } from '../collectors/collector.schema.js';
 import { LIMIT_CRITICAL_MAX, LIMIT_CRITICAL_MIN, LIMIT_WARNING_MAX, LIMIT_WARNING_MIN } from '../constants.js';
+import { MAX_ID } from '../validation/id.js';
 import { singleLineText } from '../validation/text.js';
 import { WEAK_SIGNAL_DBM } from './parameters.js';
 
@@ -86,6 +87,19 @@ export const calendarDateSchema = z
     error: 'validation.date',
   });
 
+const placementId = z
+  .number({ error: 'validation.id' })
+  .int({ error: 'validation.id' })
+  .min(1, { error: 'validation.id' })
+  .max(MAX_ID, { error: 'validation.id' })
+  .nullable()
+  .optional();
+/**
+ * Where a device is and what its energy costs: its location and default tariff (one of the location's
+ * tariffs; without `tariffId`, a new location brings its energy tariff). Null clears.
+ */
+const placementFields = { locationId: placementId, tariffId: placementId };
+
 const deviceFields = {
   name: requiredText(100),
   friendlyName: text(100).optional(),
@@ -112,6 +126,7 @@ const deviceFields = {
     .min(1, { error: 'validation.min' })
     .max(86_400, { error: 'validation.max' })
     .optional(),
+  ...placementFields,
 };
 
 /**
@@ -134,6 +149,7 @@ export const updateDeviceRequestSchema = z.strictObject({
   billingStartDate: deviceFields.billingStartDate,
   billingPeriodMonths: deviceFields.billingPeriodMonths,
   reportingIntervalSeconds: deviceFields.reportingIntervalSeconds,
+  ...placementFields,
 });
 export type UpdateDeviceRequest = z.input<typeof updateDeviceRequestSchema>;
 
@@ -152,7 +168,7 @@ export const deviceListItemSchema = z.object({
   status: deviceStatusSchema,
   weakSignal: z.boolean(),
   lastSeen: z.string().nullable(),
-  /** Locations and tariffs arrive with their own module; null until then. */
+  /** The device's location and default tariff (null: none). */
   location: z.object({ id: z.number().int(), name: z.string() }).nullable(),
   tariff: z.object({ id: z.number().int(), name: z.string() }).nullable(),
   /** Measured active-energy import plus the meter value (kWh). */

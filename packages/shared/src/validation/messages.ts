@@ -1,8 +1,11 @@
+import { TARIFF_ERROR_MESSAGES, TARIFF_VALIDATION_MESSAGES } from '../tariffs/tariff-messages.js';
+
 /**
  * The validation message keys the shared schemas use, with their English text. The web app translates
  * the keys through its catalogues (`validation.*` in en/pl/tr); the API answers the English text.
  */
 export const VALIDATION_MESSAGES = {
+  ...TARIFF_VALIDATION_MESSAGES,
   'validation.required': 'is required',
   'validation.tooLong': 'is too long',
   'validation.email': 'must be a valid email address',
@@ -42,6 +45,7 @@ export type ValidationMessageKey = keyof typeof VALIDATION_MESSAGES;
  * answers the English text as `message` and the key as `key` of each field error; the web translates the key.
  */
 export const ERROR_MESSAGES = {
+  ...TARIFF_ERROR_MESSAGES,
   'errors.invalidCredentials': 'Invalid email or password',
   'errors.tooManyAttempts': 'Too many failed sign-in attempts, try again later',
   'errors.tooManyRequests': 'Too many requests, try again later',

@@ -24,6 +24,7 @@ import type { EventBus } from '../../events/bus.js';
 import { keyedError } from '../../http/errors.js';
 import type { DeviceRow, DevicesTable } from '../../storage/schema.js';
 import { serverDate } from '../accounts/accounts.service.js';
+import type { DevicePlacement } from '../locations/locations.service.js';
 import type { ReadingsColumns } from '../readings/readings.json.js';
 import type { LatestRawReading } from '../readings/readings.latest.js';
 import type { ReadingsRepository } from '../readings/readings.repository.js';
@@ -53,7 +54,29 @@ export class DevicesService {
     private readonly now: () => number = Date.now,
   ) {}
 
-  private listItem(row: DeviceRow, totalEnergyKwh: number, latestReading: LatestRawReading | null): DeviceListItem {
+  /** Locations and tariffs (their module is built after this one); without it devices have no placement. */
+  private placement: DevicePlacement | null = null;
+  attachPlacement(placement: DevicePlacement): void {
+    this.placement = placement;
+  }
+
+  private noNames = { locations: new Map<number, string>(), tariffs: new Map<number, string>() };
+  private names(userId: number) {
+    return this.placement ? this.placement.names(userId) : Promise.resolve(this.noNames);
+  }
+  private place(userId: number, row: Pick<DeviceRow, 'location_id' | 'default_tariff_id'> | null, req: UpdateDeviceRequest) {
+    const current = { locationId: row?.location_id ?? null, tariffId: row?.default_tariff_id ?? null };
+    if (!this.placement) return Promise.resolve(current);
+    return this.placement.resolve(userId, current, { locationId: req.locationId, tariffId: req.tariffId });
+  }
+
+  private listItem(
+    row: DeviceRow,
+    totalEnergyKwh: number,
+    latestReading: LatestRawReading | null,
+    names: { locations: Map<number, string>; tariffs: Map<number, string> },
+  ): DeviceListItem {
+    const ref = (id: number | null, m: Map<number, string>) => (id === null || !m.has(id) ? null : { id, name: m.get(id) as string });
     return {
       id: row.id,
       name: row.name,
@@ -65,8 +88,8 @@ export class DevicesService {
       status: deviceStatus(row.last_seen, row.reporting_interval_s, this.now()),
       weakSignal: isWeakSignal(row.last_rssi),
       lastSeen: row.last_seen === null ? null : serverDate(row.last_seen),
-      location: null,
-      tariff: null,
+      location: ref(row.location_id, names.locations),
+      tariff: ref(row.default_tariff_id, names.tariffs),
       totalEnergyKwh,
       latestReading,
     };
@@ -76,7 +99,7 @@ export class DevicesService {
     const measured = await this.readings.totalEnergy(row.id, energyDirection(row.type_code));
     const latest = (await this.repo.latestReadings(row.user_id, row.id)).get(row.id) ?? null;
     return {
-      ...this.listItem(row, Math.round((measured + row.meter_value_kwh) * 1e6) / 1e6, latest),
+      ...this.listItem(row, Math.round((measured + row.meter_value_kwh) * 1e6) / 1e6, latest, await this.names(row.user_id)),
       registeredAt: serverDate(row.registered_at),
       modifiedAt: serverDate(row.modified_at),
       billingStartDate: row.billing_start_date,
@@ -104,6 +127,7 @@ export class DevicesService {
     const now = this.now();
     const tz = (await this.repo.userTimezone(userId))?.timezone ?? FALLBACK_TIMEZONE;
     const ingestKey = `pwd_${randomToken(24)}`;
+    const placed = await this.place(userId, null, req);
     const row = await this.repo.insert({
       user_id: userId,
       name: req.name,
@@ -118,8 +142,8 @@ export class DevicesService {
       billing_start_date: req.billingStartDate ?? localDate(now, tz),
       billing_period_months: req.billingPeriodMonths ?? 1,
       reporting_interval_s: req.reportingIntervalSeconds ?? 60,
-      location_id: null,
-      default_tariff_id: null,
+      location_id: placed.locationId,
+      default_tariff_id: placed.tariffId,
       notifications: JSON.stringify(DEFAULT_NOTIFICATION_SETTINGS),
       limit_warning: DEFAULT_LIMITS.warningLevel,
       limit_critical: DEFAULT_LIMITS.criticalLevel,
@@ -132,10 +156,11 @@ export class DevicesService {
   async list(userId: number): Promise<DeviceListItem[]> {
     const rows = await this.repo.listForUser(userId);
     const latest = await this.repo.latestReadings(userId);
+    const names = await this.names(userId);
     const out: DeviceListItem[] = [];
     for (const row of rows) {
       const measured = await this.readings.totalEnergy(row.id, energyDirection(row.type_code));
-      out.push(this.listItem(row, Math.round((measured + row.meter_value_kwh) * 1e6) / 1e6, latest.get(row.id) ?? null));
+      out.push(this.listItem(row, Math.round((measured + row.meter_value_kwh) * 1e6) / 1e6, latest.get(row.id) ?? null, names));
     }
     return out;
   }
@@ -152,8 +177,16 @@ export class DevicesService {
     return this.toDevice(row);
   }
 
-  update(userId: number, id: number, req: UpdateDeviceRequest & { mac?: string | undefined }): Promise<Device> {
+  async update(userId: number, id: number, req: UpdateDeviceRequest & { mac?: string | undefined }): Promise<Device> {
     const patch: Updateable<DevicesTable> = {};
+    if (req.locationId !== undefined || req.tariffId !== undefined) {
+      // A bad reference in the body is a 400 whoever's the device is (checked before the device's 404).
+      const row = (await this.repo.findForUser(userId, id)) ?? null;
+      const placed = await this.place(userId, row, req);
+      if (!row) throw deviceNotFound();
+      patch.location_id = placed.locationId;
+      patch.default_tariff_id = placed.tariffId;
+    }
     if (req.name !== undefined) patch.name = req.name;
     if (req.friendlyName !== undefined) patch.friendly_name = req.friendlyName;
     if (req.typeCode !== undefined) {

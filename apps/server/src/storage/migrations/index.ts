@@ -5,6 +5,7 @@ import * as m0003 from './0003-readings.js';
 import * as m0004 from './0004-packed-rollups.js';
 import * as m0005 from './0005-login-attempts.js';
 import * as m0006 from './0006-rollups-v2.js';
+import * as m0007 from './0007-locations-tariffs.js';
 import * as m0008 from './0008-analytics-exports.js';
 import * as m0009 from './0009-notifications.js';
 import * as m0010 from './0010-collectors.js';
@@ -20,6 +21,7 @@ export const migrations: Record<string, VersionedMigration> = {
   '0004-packed-rollups': m0004,
   '0005-login-attempts': m0005,
   '0006-rollups-v2': m0006,
+  '0007-locations-tariffs': m0007,
   '0008-analytics-exports': m0008,
   '0009-notifications': m0009,
   '0010-collectors': m0010,

@@ -14,8 +14,11 @@ const DEVICE_ROUTE_PREFIXES = [
   '/device',
 ];
 
-/** The spec's menu (section 2): analytics, locations, tariffs, device readouts, settings, sign out. */
-export function menuEntries(t: TFunction): MenuEntry[] {
+/**
+ * The spec's menu (section 2): analytics, locations, tariffs, device readouts, settings, sign out.
+ * `tariffsTo` is where "Tariffs" goes (`useTariffsMenuTarget`: a tariffs balance, or the location list).
+ */
+export function menuEntries(t: TFunction, tariffsTo: string = paths.locations): MenuEntry[] {
   return [
     {
       key: 'readouts',
@@ -32,7 +35,7 @@ export function menuEntries(t: TFunction): MenuEntry[] {
       icon: <IconMapPin size={18} />,
       children: [
         { key: 'location-list', label: t('titles.locationList'), to: paths.locations, icon: <IconMapPin size={16} /> },
-        { key: 'tariffs', label: t('nav.tariffs'), to: paths.tariffs, icon: <IconReceipt size={16} />, match: ['/stats/tariff'] },
+        { key: 'tariffs', label: t('nav.tariffs'), to: tariffsTo, icon: <IconReceipt size={16} />, match: ['/stats/tariff'] },
       ],
     },
     { key: 'settings', label: t('nav.settings'), to: paths.profile, icon: <IconSettings size={18} /> },

@@ -9,6 +9,7 @@ import { findActiveTrail, NavMenu } from '@/components/ui/nav-menu';
 import { ScrollToTop } from '@/components/ui/scroll-to-top';
 import { PUBLIC_ROUTES, paths } from '@/config/paths';
 import { ensureValidToken } from '@/features/auth/api/verify-token';
+import { useTariffsMenuTarget } from '@/features/locations/use-tariffs-menu-target';
 import { NotificationBell } from '@/features/notifications/components/notification-bell';
 import { chooseLanguage } from '@/features/profile/language-choice';
 import { HubStatusIndicator } from '@/features/realtime/hub-status-indicator';
@@ -72,7 +73,8 @@ export function RootLayout() {
     void ensureValidToken();
   }, [location.key, isPublic]);
 
-  const entries = useMemo(() => menuEntries(t), [t]);
+  const tariffsTo = useTariffsMenuTarget();
+  const entries = useMemo(() => menuEntries(t, tariffsTo), [t, tariffsTo]);
   const trail = findActiveTrail(entries, location.pathname);
 
   if (!isPublic && !token) {

@@ -24,7 +24,7 @@ import { ReadingAge } from './reading-age';
 // The add-device flow (forms, schemas, the stepper) loads when it is opened, not with the dashboard.
 // Its first step, how readings arrive, is the collectors area's.
 const AddDeviceModal = lazy(() =>
-  withArea('collectors', () => import('./add-device/add-device-modal'))().then((m) => ({ default: m.AddDeviceModal })),
+  withArea(['collectors', 'tariffs'], () => import('./add-device/add-device-modal'))().then((m) => ({ default: m.AddDeviceModal })),
 );
 
 /** Below the spec's mobile breakpoint (576 px = 36em) the list is cards instead of a table. */

@@ -1,4 +1,4 @@
-import { Alert, Button, Card, Group, NumberInput, Select, SimpleGrid, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
+import { Button, Card, Group, NumberInput, SimpleGrid, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import {
   type Device,
@@ -8,11 +8,11 @@ import {
   type UpdateDeviceRequest,
   updateDeviceRequestSchema,
 } from '@phasewatch/shared';
-import { IconInfoCircle } from '@tabler/icons-react';
-import { type FormEvent, lazy, Suspense, useEffect, useMemo } from 'react';
+import { type FormEvent, lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { DateField } from '@/components/ui/date-field';
+import { DevicePlaceFields, type Placement } from '@/features/locations/components/device-place-fields';
 import { fieldErrorsOf } from '@/lib/error-text';
 import { useSchemaForm } from '@/lib/use-schema-form';
 import { useSaveDevice } from '../api/update-device';
@@ -32,21 +32,24 @@ const deviceValues = (d: Device): DeviceValues => ({
 });
 
 /**
- * `/edit-device/{id}`: the device's name, friendly name, location and default tariff (not available
- * until locations and tariffs exist), billing period, and the notification settings of spec section 3.
- * Every field is checked with the shared schemas on input, change and blur; Save sends
- * PUT devices/:id and PUT devices/:id/notifications.
+ * `/edit-device/{id}`: the device's name, friendly name, location and default tariff, billing period, and
+ * the notification settings of spec section 3. Every field is checked with the shared schemas on input,
+ * change and blur; Save sends PUT devices/:id and PUT devices/:id/notifications.
  */
 export function EditDeviceForm({ device }: { device: Device }) {
   const { t } = useTranslation();
   const form = useSchemaForm(updateDeviceRequestSchema, deviceValues(device));
   const notify = useSchemaForm(notificationSettingsSchema, device.notifications);
   const save = useSaveDevice(device.id);
+  const placementOf = (d: Device): Placement => ({ locationId: d.location?.id ?? null, tariffId: d.tariff?.id ?? null });
+  const [place, setPlace] = useState<Placement>(() => placementOf(device));
+  const [placeErrors, setPlaceErrors] = useState<Partial<Record<keyof Placement, string>>>({});
   const { reset: resetDevice } = form;
   const { reset: resetNotify } = notify;
   useEffect(() => {
     resetDevice(deviceValues(device));
     resetNotify(device.notifications);
+    setPlace({ locationId: device.location?.id ?? null, tariffId: device.tariff?.id ?? null });
   }, [device, resetDevice, resetNotify]);
 
   const toggle = (f: 'pushEnabled' | 'emailEnabled' | 'disableAtNight' | 'muteAll') => ({
@@ -64,19 +67,18 @@ export function EditDeviceForm({ device }: { device: Device }) {
       return;
     }
     save.mutate(
-      { device: body as UpdateDeviceRequest, notifications: settings as NotificationSettings },
+      { device: { ...(body as UpdateDeviceRequest), ...place }, notifications: settings as NotificationSettings },
       {
         onSuccess: () => notifications.show({ color: 'teal', message: t('messages.changesSaved') }),
         onError: (err) => {
           form.setErrors(fieldErrorsOf(err, form.values));
           notify.setErrors(fieldErrorsOf(err, notify.values));
+          setPlaceErrors(fieldErrorsOf(err, place));
           notifications.show({ color: 'red', message: t('messages.unableToSave') });
         },
       },
     );
   };
-
-  const noPlaces = useMemo(() => [] as { value: string; label: string }[], []);
 
   return (
     <form noValidate onSubmit={submit} aria-label={t('titles.editDevice')}>
@@ -97,27 +99,7 @@ export function EditDeviceForm({ device }: { device: Device }) {
             <Text size="sm" c="dimmed">
               {t('editDevice.identity', { type: deviceTypeLabel(t, device), mac: device.mac })}
             </Text>
-            <Alert variant="light" color="blue" icon={<IconInfoCircle />}>
-              {t('editDevice.noLocations')}
-            </Alert>
-            <SimpleGrid cols={{ base: 1, sm: 2 }}>
-              <Select
-                label={t('editDevice.location')}
-                name="location"
-                data={noPlaces}
-                value={device.location ? String(device.location.id) : null}
-                disabled
-                placeholder="—"
-              />
-              <Select
-                label={t('editDevice.tariff')}
-                name="tariff"
-                data={noPlaces}
-                value={device.tariff ? String(device.tariff.id) : null}
-                disabled
-                placeholder="—"
-              />
-            </SimpleGrid>
+            <DevicePlaceFields value={place} onChange={setPlace} errors={placeErrors} />
           </Stack>
         </Card>
 

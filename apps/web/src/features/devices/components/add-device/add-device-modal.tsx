@@ -1,12 +1,13 @@
 import { Alert, Button, Code, CopyButton, Group, Modal, NumberInput, Select, Stack, Text, TextInput, Title, Tooltip } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { type CollectorSource, type CreateDeviceResponse, createDeviceRequestSchema, DEVICE_TYPES, deviceKind } from '@phasewatch/shared';
-import { IconAlertTriangle, IconCheck, IconCopy, IconInfoCircle } from '@tabler/icons-react';
+import { IconAlertTriangle, IconCheck, IconCopy } from '@tabler/icons-react';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { StepperWidget } from '@/components/ui/stepper';
 import { CollectedDone } from '@/features/collectors/components/collected-done';
 import { type SourceChoice, SourceStep } from '@/features/collectors/components/source-step';
+import { DevicePlaceFields, type Placement } from '@/features/locations/components/device-place-fields';
 import { errorTexts, fieldErrorsOf } from '@/lib/error-text';
 import { useSchemaForm } from '@/lib/use-schema-form';
 import { useCreateDevice } from '../../api/create-device';
@@ -62,6 +63,7 @@ function AddDeviceFlow({ onDone }: { onDone(): void }) {
   const [otherType, setOtherType] = useState(false);
   const create = useCreateDevice();
   const [created, setCreated] = useState<CreateDeviceResponse | null>(null);
+  const [placement, setPlacement] = useState<Placement>({ locationId: null, tariffId: null });
   // Fox ENERGY, Shelly, Tasmota (read by Phasewatch) or a device that sends itself: chosen first.
   const [choice, setChoice] = useState<SourceChoice>({ family: 'own' });
   const collected = choice.family !== 'own';
@@ -139,11 +141,7 @@ function AddDeviceFlow({ onDone }: { onDone(): void }) {
 
   const place = (
     <Stack gap="sm" mt="sm">
-      <Alert variant="light" color="blue" icon={<IconInfoCircle />}>
-        {t('addDevice.noLocations')}
-      </Alert>
-      <Select label={t('addDevice.location')} data={[]} disabled placeholder="—" />
-      <Select label={t('addDevice.tariff')} data={[]} disabled placeholder="—" />
+      <DevicePlaceFields value={placement} onChange={setPlacement} />
       {create.isError && (
         <Alert color="red" role="alert" title={t('messages.unableToSave')}>
           {errorTexts(create.error)
@@ -182,7 +180,7 @@ function AddDeviceFlow({ onDone }: { onDone(): void }) {
             const body = form.validate();
             if (!body) return false;
             try {
-              const res = await create.mutateAsync(body);
+              const res = await create.mutateAsync({ ...body, ...placement });
               // The key step itself tells it worked (a toast would cover the dialog's buttons on a phone).
               setCreated(res);
               return true;
