@@ -195,6 +195,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     : DEFAULT_COLLECTOR_NETWORKS;
   // A typo in the allow-list stops the start instead of silently allowing less (or nothing).
   parseNetworks(collectorNetworks);
+  // Keys from the environment are checked now; generated keys are written on first use (a server that
+  // sends push), not by every tool that reads the configuration (backup, restore, migrations).
+  const vapidFromEnv = env.VAPID_PUBLIC_KEY || env.VAPID_PRIVATE_KEY ? vapidKeys(env, dataDir) : null;
+  const vapidSubject = env.VAPID_SUBJECT || 'mailto:no-reply@phasewatch.invalid';
+  let vapid: AppConfig['vapid'] | undefined;
   return {
     port,
     host,
@@ -234,7 +239,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     pgPoolSize: Math.max(1, int(env.PG_POOL_SIZE, 10, 'PG_POOL_SIZE')),
     smtpUrl: smtpUrl(env.SMTP_URL),
     mailFrom: env.MAIL_FROM || `Phasewatch <no-reply@${hostOf(publicUrl)}>`,
-    vapid: { ...vapidKeys(env, dataDir), subject: env.VAPID_SUBJECT || 'mailto:no-reply@phasewatch.invalid' },
+    get vapid() {
+      vapid ??= { ...(vapidFromEnv ?? vapidKeys(env, dataDir)), subject: vapidSubject };
+      return vapid;
+    },
     pushAllowPrivateEndpoints: bool(env.PUSH_ALLOW_PRIVATE_ENDPOINTS, false),
     jobConcurrency: int(env.JOB_CONCURRENCY, 1, 'JOB_CONCURRENCY'),
     jobQueueLimit: Math.max(1, int(env.JOB_QUEUE_LIMIT, 16, 'JOB_QUEUE_LIMIT')),
