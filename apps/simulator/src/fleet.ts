@@ -296,12 +296,17 @@ export function startFleet(options: FleetOptions): FleetHandle {
     if (options.mqttUrl) mqtt = await connectMqtt(options.mqttUrl);
     const serializers = models.map((m) => new ReadingSerializer(m));
     let lastError = 0;
+    // The first reading goes out at once (a device shows online the moment it goes live), then one per interval.
+    let first = true;
     while (!signal.aborted) {
-      try {
-        await sleep(options.liveIntervalMs, undefined, { signal });
-      } catch {
-        break;
+      if (!first) {
+        try {
+          await sleep(options.liveIntervalMs, undefined, { signal });
+        } catch {
+          break;
+        }
       }
+      first = false;
       const ts = Math.floor(now() / 1000) * 1000;
       await Promise.all(
         s.devices.map(async (d, i) => {
