@@ -115,7 +115,7 @@ export function HeatmapPanel({
             w={220}
             name="parameter"
           />
-          <div>
+          <div style={{ maxWidth: '100%' }}>
             <Text size="sm" fw={500} mb={2}>
               {t('analytics.heatmap.kind')}
             </Text>

@@ -20,8 +20,9 @@ export const collectorQueryOptions = (id: number) =>
         throw err;
       }
     },
-    // The state changes with each poll: looked at again every few seconds while the page is open.
-    refetchInterval: 5000,
+    // The state changes with each poll: looked at again every few seconds while the page is open
+    // (a device Phasewatch does not read is asked once).
+    refetchInterval: (query) => (query.state.data ? 5000 : false),
     staleTime: 4000,
   });
 
