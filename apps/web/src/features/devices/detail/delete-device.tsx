@@ -1,10 +1,11 @@
-import { Button, Card, Group, Modal, Stack, Text, Title } from '@mantine/core';
+import { Button, Card, Group, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { Device } from '@phasewatch/shared';
 import { IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { ConfirmDelete } from '@/components/ui/confirm-delete';
 import { paths } from '@/config/paths';
 import { useDeleteDevice } from '../api/delete-device';
 
@@ -40,19 +41,14 @@ export function DeleteDevice({ device }: { device: Pick<Device, 'id' | 'name'> }
           {t('detail.delete.button')}
         </Button>
       </Group>
-      <Modal opened={open} onClose={() => setOpen(false)} title={t('detail.delete.confirmTitle', { name: device.name })} centered>
-        <Stack>
-          <Text>{t('detail.delete.confirmText')}</Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setOpen(false)}>
-              {t('detail.delete.cancel')}
-            </Button>
-            <Button color="red" onClick={confirm} loading={remove.isPending} data-confirm-delete>
-              {t('detail.delete.confirm')}
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      <ConfirmDelete
+        opened={open}
+        onClose={() => setOpen(false)}
+        title={t('detail.delete.confirmTitle', { name: device.name })}
+        text={t('detail.delete.confirmText')}
+        pending={remove.isPending}
+        onConfirm={confirm}
+      />
     </Card>
   );
 }

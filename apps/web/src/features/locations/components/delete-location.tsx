@@ -1,9 +1,10 @@
-import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Button } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { Location } from '@phasewatch/shared';
 import { IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ConfirmDelete } from '@/components/ui/confirm-delete';
 import { useDeleteLocation } from '../api/delete-location';
 
 /** Delete with confirmation ("Location deleted"); its devices stay, without a location. */
@@ -31,33 +32,23 @@ export function DeleteLocationButton({
       >
         {t('locations.delete')}
       </Button>
-      <Modal opened={open} onClose={() => setOpen(false)} title={t('locations.deleteTitle', { name: location.name })} centered>
-        <Stack>
-          <Text>{t('locations.deleteText', { devices: location.devices.length, tariffs: location.tariffs.length })}</Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setOpen(false)}>
-              {t('detail.delete.cancel')}
-            </Button>
-            <Button
-              color="red"
-              loading={remove.isPending}
-              data-confirm-delete
-              onClick={() =>
-                remove.mutate(location.id, {
-                  onSuccess: () => {
-                    setOpen(false);
-                    notifications.show({ color: 'teal', message: t('messages.locationDeleted') });
-                    onDeleted?.();
-                  },
-                  onError: () => notifications.show({ color: 'red', message: t('errors.generic') }),
-                })
-              }
-            >
-              {t('detail.delete.confirm')}
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      <ConfirmDelete
+        opened={open}
+        onClose={() => setOpen(false)}
+        title={t('locations.deleteTitle', { name: location.name })}
+        text={t('locations.deleteText', { devices: location.devices.length, tariffs: location.tariffs.length })}
+        pending={remove.isPending}
+        onConfirm={() =>
+          remove.mutate(location.id, {
+            onSuccess: () => {
+              setOpen(false);
+              notifications.show({ color: 'teal', message: t('messages.locationDeleted') });
+              onDeleted?.();
+            },
+            onError: () => notifications.show({ color: 'red', message: t('errors.generic') }),
+          })
+        }
+      />
     </>
   );
 }

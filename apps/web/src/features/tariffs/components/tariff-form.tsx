@@ -5,7 +5,6 @@ import {
   Button,
   Card,
   Group,
-  Modal,
   NumberInput,
   Paper,
   Select,
@@ -35,6 +34,7 @@ import type { TFunction } from 'i18next';
 import { type FormEvent, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
+import { ConfirmDelete } from '@/components/ui/confirm-delete';
 import { DateField } from '@/components/ui/date-field';
 import { Segmented } from '@/components/ui/segmented';
 import { paths } from '@/config/paths';
@@ -426,37 +426,22 @@ export function TariffForm({ location, tariff, presets }: { location: Location; 
         </Group>
       </Stack>
       {tariff && (
-        <Modal
+        <ConfirmDelete
           opened={confirmDelete}
           onClose={() => setConfirmDelete(false)}
           title={t('tariffs.form.deleteTitle', { name: tariff.name })}
-          centered
-        >
-          <Stack>
-            <Text>{t('tariffs.form.deleteText', { devices: tariff.deviceCount })}</Text>
-            <Group justify="flex-end">
-              <Button variant="default" onClick={() => setConfirmDelete(false)}>
-                {t('detail.delete.cancel')}
-              </Button>
-              <Button
-                color="red"
-                loading={remove.isPending}
-                data-confirm-delete
-                onClick={() =>
-                  remove.mutate(tariff.id, {
-                    onSuccess: () => {
-                      notifications.show({ color: 'teal', message: t('tariffs.deleted') });
-                      void navigate(back);
-                    },
-                    onError: () => notifications.show({ color: 'red', message: t('errors.generic') }),
-                  })
-                }
-              >
-                {t('detail.delete.confirm')}
-              </Button>
-            </Group>
-          </Stack>
-        </Modal>
+          text={t('tariffs.form.deleteText', { devices: tariff.deviceCount })}
+          pending={remove.isPending}
+          onConfirm={() =>
+            remove.mutate(tariff.id, {
+              onSuccess: () => {
+                notifications.show({ color: 'teal', message: t('tariffs.deleted') });
+                void navigate(back);
+              },
+              onError: () => notifications.show({ color: 'red', message: t('errors.generic') }),
+            })
+          }
+        />
       )}
     </form>
   );
