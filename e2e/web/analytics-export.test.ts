@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { deviceDetailPath, localDate } from '@phasewatch/shared';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, screenshotDir, signedInShell } from '../support/browser.js';
 import { type RunningServer, startServer } from '../support/server.js';
@@ -10,7 +10,8 @@ import { type RunningServer, startServer } from '../support/server.js';
  * Export, heatmap and saved comparisons in Chromium against the built server, in English, Polish and
  * Turkish, at 1366 and 390 px: the export dialog from the click on a device page to the downloaded file
  * (and its validation), the heatmap (hover, click to the device's chart), a comparison saved and found
- * again after a reload.
+ * again after a reload. Their date fields show dates in the app's language (a native date input showed
+ * 10/29/2026 in Polish) and are set from their calendars.
  */
 
 const LANGS = ['en', 'pl', 'tr'] as const;
@@ -19,10 +20,12 @@ const core = (lng: Lang) =>
   JSON.parse(readFileSync(path.resolve(import.meta.dirname, `../../apps/web/src/i18n/locales/${lng}.json`), 'utf8')) as {
     messages: Record<string, string>;
     validation: Record<string, string>;
+    ux: { calendar: Record<string, string> };
   };
 const area = (lng: Lang) =>
   JSON.parse(readFileSync(path.resolve(import.meta.dirname, `../../apps/web/src/i18n/locales/analytics/${lng}.json`), 'utf8')) as {
-    analytics: { tabs: Record<string, string> };
+    analytics: { tabs: Record<string, string>; from: string; to: string; sums: { compare: string; presets: Record<string, string> } };
+    exports: { from: string };
   };
 
 let server: RunningServer;
@@ -108,6 +111,45 @@ async function signedIn(lng: Lang, width: number): Promise<Page> {
   return page;
 }
 
+const utcDay = (iso: string) => new Date(`${iso}T00:00:00Z`);
+const plusDays = (iso: string, n: number) => new Date(utcDay(iso).getTime() + n * DAY).toISOString().slice(0, 10);
+/** A date as a date field shows it in the language ("29 października 2026", "October 29, 2026"). */
+const shown = (lng: Lang, iso: string) =>
+  new Intl.DateTimeFormat(lng, { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(utcDay(iso));
+/** A day's name in the calendar: "D MMMM YYYY" in the language ("29 października 2026", "29 October 2026"). */
+function dayName(lng: Lang, iso: string): string {
+  const parts = new Intl.DateTimeFormat(lng, { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).formatToParts(
+    utcDay(iso),
+  );
+  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value;
+  return `${part('day')} ${part('month')} ${part('year')}`;
+}
+
+/** Opens a date field's calendar from the keyboard and picks a day (`YYYY-MM-DD`), a month back or on if needed. */
+async function pickDate(page: Page, lng: Lang, field: Locator, iso: string) {
+  await field.focus();
+  await page.keyboard.press('Enter');
+  const calendar = page.locator('[data-dates-dropdown]');
+  await calendar.waitFor();
+  const day = calendar.locator(`button[aria-label="${dayName(lng, iso)}"]:not([data-outside]):not([data-hidden])`);
+  const { previousMonth, nextMonth } = core(lng).ux.calendar;
+  for (const step of [previousMonth, nextMonth, nextMonth]) {
+    if ((await day.count()) > 0) break;
+    await calendar.getByRole('button', { name: step }).click();
+  }
+  await day.click();
+  await calendar.waitFor({ state: 'hidden' });
+}
+
+/** Every date field's text fits its field (none cut off), and the page does not scroll sideways. */
+async function datesFit(page: Page) {
+  const cut = await page
+    .locator('button[data-dates-input]')
+    .evaluateAll((els) => els.filter((e) => e.scrollWidth > e.clientWidth).map((e) => e.textContent));
+  expect(cut).toEqual([]);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+}
+
 const shot = (page: Page, name: string) => page.screenshot({ path: path.join(screenshotDir, `analytics-${name}.png`), fullPage: true });
 
 describe.each(LANGS.flatMap((lng) => [1366, 390].map((w) => [lng, w] as const)))('analytics and export in %s at %i px', (lng, width) => {
@@ -124,6 +166,15 @@ describe.each(LANGS.flatMap((lng) => [1366, 390].map((w) => [lng, w] as const)))
     await dialog.locator('[data-export-submit]').click();
     await dialog.getByText(core(lng).validation.fileType as string).waitFor();
     expect(await dialog.locator('input[name=from]').inputValue()).toBe(from);
+    // The range from the page, in the language; a day earlier from the calendar.
+    const fromField = dialog.getByLabel(area(lng).exports.from);
+    expect(await fromField.textContent()).toBe(shown(lng, from));
+    const earlier = plusDays(from, -1);
+    await pickDate(page, lng, fromField, earlier);
+    expect(await dialog.locator('input[name=from]').inputValue()).toBe(earlier);
+    expect(await fromField.textContent()).toBe(shown(lng, earlier));
+    expect(await dialog.locator('input[name=fileName]').inputValue()).toContain(`${earlier} – ${today}`);
+    await datesFit(page);
     await dialog.locator('input[name=allParameters]').check();
     await dialog.locator('input[type=radio][value=csv]').check();
     const fileName = `readings ${lng} ${width}`;
@@ -141,7 +192,7 @@ describe.each(LANGS.flatMap((lng) => [1366, 390].map((w) => [lng, w] as const)))
     const csv = readFileSync(await download.path(), 'utf8');
     const lines = csv.trim().split('\r\n');
     expect(lines[0]).toBe('time,pave1 [W],vave1 [V],eai1 [kWh]');
-    // Hourly buckets of the 3 days before today and today so far.
+    // Hourly buckets of the days before today (readings start 4 days ago) and today so far.
     expect(lines.length).toBeGreaterThan(3 * 24);
     for (const l of lines.slice(1)) expect(l).toMatch(/^\d{4}-\d\d-\d\dT\d\d:00:00[+-]\d\d:\d\d,[\d.]+,[\d.]+,[\d.]+$/);
     // The recent exports list offers it again.
@@ -157,6 +208,20 @@ describe.each(LANGS.flatMap((lng) => [1366, 390].map((w) => [lng, w] as const)))
     const canvas = page.locator('[data-heatmap=daily] canvas');
     await canvas.waitFor();
     expect(Number(await page.locator('[data-heatmap]').getAttribute('data-rows'))).toBe(30);
+    // The range in the language's date format: "29 października 2026" in Polish, not 10/29/2026.
+    const from = await page.locator('input[name=from]').inputValue();
+    const to = await page.locator('input[name=to]').inputValue();
+    expect(from).toBe(plusDays(to, -29));
+    const fromField = page.getByLabel(area(lng).analytics.from, { exact: true });
+    const fromText = (await fromField.textContent()) ?? '';
+    expect(fromText).toBe(shown(lng, from));
+    if (lng === 'pl') {
+      expect(fromText).not.toContain('/');
+      expect(fromText).toMatch(
+        /^\d{1,2} (stycznia|lutego|marca|kwietnia|maja|czerwca|lipca|sierpnia|września|października|listopada|grudnia) \d{4}$/,
+      );
+    }
+    await datesFit(page);
     // A cell at noon three days ago (row 26 of 30), scrolled into the middle of the window first.
     const first = await canvas.boundingBox();
     if (!first) throw new Error('no canvas');
@@ -174,6 +239,34 @@ describe.each(LANGS.flatMap((lng) => [1366, 390].map((w) => [lng, w] as const)))
     await shot(page, `heatmap-${lng}-${width}`);
     await page.mouse.click(x, y);
     await page.waitForURL(new RegExp(`${deviceDetailPath(13, u.deviceId)}\\?date=\\d{4}-\\d\\d-\\d\\d&interval=15m`));
+    // Back on the heatmap, the last 7 days from the From field's calendar.
+    await page.goBack();
+    await canvas.waitFor();
+    await pickDate(page, lng, fromField, plusDays(to, -6));
+    await expect.poll(() => page.locator('[data-heatmap]').getAttribute('data-rows')).toBe('7');
+    expect(await fromField.textContent()).toBe(shown(lng, plusDays(to, -6)));
+  });
+
+  it('shows the consumption table and the sums with their dates in the language', { timeout: 90_000 }, async () => {
+    const page = await signedIn(lng, width);
+    await page.goto('/analytics?tab=table');
+    await page.locator('[data-consumption-table]').waitFor();
+    const to = await page.locator('input[name=to]').inputValue();
+    expect(await page.getByLabel(area(lng).analytics.to, { exact: true }).textContent()).toBe(shown(lng, to));
+    // Yesterday and today: two daily rows.
+    await pickDate(page, lng, page.getByLabel(area(lng).analytics.from, { exact: true }), plusDays(to, -1));
+    await expect.poll(() => page.locator('[data-consumption-table] tbody tr').count()).toBe(2);
+    await datesFit(page);
+    await shot(page, `table-${lng}-${width}`);
+
+    await page.goto('/analytics?tab=sums');
+    await page.locator('[data-sums-table]').waitFor();
+    await page.getByRole('textbox', { name: area(lng).analytics.sums.compare, exact: true }).click();
+    await page.getByRole('option', { name: area(lng).analytics.sums.presets.custom }).click();
+    const aFrom = await page.locator('input[name=a-from]').inputValue();
+    expect(await page.getByLabel(`A · ${area(lng).analytics.from}`).textContent()).toBe(shown(lng, aFrom));
+    await datesFit(page);
+    await shot(page, `sums-${lng}-${width}`);
   });
 
   it('saves a comparison and finds it again after a reload', { timeout: 90_000 }, async () => {

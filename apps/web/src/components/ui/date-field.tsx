@@ -10,6 +10,12 @@ import { useTranslation } from 'react-i18next';
 
 dayjs.extend(localizedFormat);
 
+/**
+ * Widths that hold the longest date of each language at the field's size ("28 października 2026" with the
+ * calendar icon), for fields in a row of filters; in rem, so they follow the user's font size.
+ */
+export const DATE_FIELD_WIDTH = { xs: '11rem', sm: '12.75rem' } as const;
+
 export type DateFieldProps<T extends DatePickerType> = Omit<DatePickerInputProps<T>, 'aria-label'> & {
   /** The field's name for assistive technology when it has no visible label ("Day: 27 November 2026"). */
   accessibleLabel?: string;

@@ -27,6 +27,7 @@ import { IconDeviceFloppy, IconPlus, IconTrash, IconX } from '@tabler/icons-reac
 import { useQueries } from '@tanstack/react-query';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DATE_FIELD_WIDTH, DateField } from '@/components/ui/date-field';
 import { readingsQueryOptions } from '@/features/charts/api/get-readings';
 import { formatChartValue } from '@/features/charts/format';
 import { parameterLabel } from '@/features/devices/components/param-label';
@@ -323,21 +324,19 @@ export function ComparisonsPanel({ devices, timezone }: { devices: DeviceListIte
             <Group justify="space-between" mb="xs" wrap="wrap">
               <Text fw={600}>{draft.name || t('analytics.comparisons.untitled')}</Text>
               <Group gap="xs" data-print-hide>
-                <TextInput
-                  type="date"
-                  aria-label={t('analytics.from')}
-                  value={from}
-                  onChange={(e) => setFrom(e.currentTarget.value)}
-                  w={150}
+                <DateField
+                  accessibleLabel={t('analytics.from')}
+                  value={isDate(from) ? from : null}
+                  onChange={(v) => v && setFrom(v)}
+                  w={DATE_FIELD_WIDTH.xs}
                   size="xs"
                   name="from"
                 />
-                <TextInput
-                  type="date"
-                  aria-label={t('analytics.to')}
-                  value={to}
-                  onChange={(e) => setTo(e.currentTarget.value)}
-                  w={150}
+                <DateField
+                  accessibleLabel={t('analytics.to')}
+                  value={isDate(to) ? to : null}
+                  onChange={(v) => v && setTo(v)}
+                  w={DATE_FIELD_WIDTH.xs}
                   size="xs"
                   name="to"
                 />

@@ -1,17 +1,4 @@
-import {
-  Alert,
-  Card,
-  Group,
-  MultiSelect,
-  Pagination,
-  Select,
-  Skeleton,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  UnstyledButton,
-} from '@mantine/core';
+import { Alert, Card, Group, MultiSelect, Pagination, Select, Skeleton, Stack, Table, Text, UnstyledButton } from '@mantine/core';
 import {
   CONSUMPTION_INTERVALS,
   CONSUMPTION_MAX_DEVICES,
@@ -24,6 +11,7 @@ import {
 import { IconArrowDown, IconArrowUp, IconSelector } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DATE_FIELD_WIDTH, DateField } from '@/components/ui/date-field';
 import { formatChartValue } from '@/features/charts/format';
 import { dateTimeFormat } from '@/lib/intl';
 import { dateRange, isDate, shiftDate } from '../analytics-dates';
@@ -189,28 +177,30 @@ export function ConsumptionPanel({ devices, timezone }: { devices: DeviceListIte
             w={320}
             name="devices"
           />
-          <TextInput
-            type="date"
-            label={t('analytics.from')}
-            value={from}
-            onChange={(e) => {
-              setFrom(e.currentTarget.value);
-              setPage(1);
-            }}
-            w={160}
-            name="from"
-          />
-          <TextInput
-            type="date"
-            label={t('analytics.to')}
-            value={to}
-            onChange={(e) => {
-              setTo(e.currentTarget.value);
-              setPage(1);
-            }}
-            w={160}
-            name="to"
-          />
+          <Group gap="md" align="flex-end" wrap="wrap">
+            <DateField
+              label={t('analytics.from')}
+              value={isDate(from) ? from : null}
+              onChange={(v) => {
+                if (!v) return;
+                setFrom(v);
+                setPage(1);
+              }}
+              w={DATE_FIELD_WIDTH.sm}
+              name="from"
+            />
+            <DateField
+              label={t('analytics.to')}
+              value={isDate(to) ? to : null}
+              onChange={(v) => {
+                if (!v) return;
+                setTo(v);
+                setPage(1);
+              }}
+              w={DATE_FIELD_WIDTH.sm}
+              name="to"
+            />
+          </Group>
           <Select
             label={t('analytics.table.interval')}
             data={CONSUMPTION_INTERVALS.map((i) => ({ value: i, label: t(`analytics.intervals.${i}`) }))}

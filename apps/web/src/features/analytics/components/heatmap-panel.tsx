@@ -1,8 +1,9 @@
-import { Alert, Card, Group, Select, Skeleton, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Card, Group, Select, Skeleton, Stack, Text } from '@mantine/core';
 import { type DeviceListItem, deviceDetailPath, HEATMAP_KINDS, HEATMAP_MAX_DAYS, type HeatmapKind } from '@phasewatch/shared';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { DATE_FIELD_WIDTH, DateField } from '@/components/ui/date-field';
 import { Segmented } from '@/components/ui/segmented';
 import { useReadings } from '@/features/charts/api/get-readings';
 import { parameterLabel } from '@/features/devices/components/param-label';
@@ -131,22 +132,22 @@ export function HeatmapPanel({
               data-heatmap-kind
             />
           </div>
-          <TextInput
-            type="date"
-            label={t('analytics.from')}
-            value={range.from}
-            onChange={(e) => setRange((r) => ({ ...r, from: e.currentTarget.value }))}
-            w={160}
-            name="from"
-          />
-          <TextInput
-            type="date"
-            label={t('analytics.to')}
-            value={range.to}
-            onChange={(e) => setRange((r) => ({ ...r, to: e.currentTarget.value }))}
-            w={160}
-            name="to"
-          />
+          <Group gap="md" align="flex-end" wrap="wrap">
+            <DateField
+              label={t('analytics.from')}
+              value={isDate(range.from) ? range.from : null}
+              onChange={(v) => v && setRange((r) => ({ ...r, from: v }))}
+              w={DATE_FIELD_WIDTH.sm}
+              name="from"
+            />
+            <DateField
+              label={t('analytics.to')}
+              value={isDate(range.to) ? range.to : null}
+              onChange={(v) => v && setRange((r) => ({ ...r, to: v }))}
+              w={DATE_FIELD_WIDTH.sm}
+              name="to"
+            />
+          </Group>
         </Group>
       </Card>
       <Card withBorder padding="md" aria-busy={heatmap.isFetching || undefined}>

@@ -1,7 +1,8 @@
-import { Alert, Card, Group, MultiSelect, Select, Skeleton, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Alert, Card, Group, MultiSelect, Select, Skeleton, Stack, Table, Text } from '@mantine/core';
 import type { DeviceListItem, SumComparisonRequest } from '@phasewatch/shared';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DATE_FIELD_WIDTH, DateField } from '@/components/ui/date-field';
 import { Segmented } from '@/components/ui/segmented';
 import { formatChartValue } from '@/features/charts/format';
 import { numberFormat } from '@/lib/intl';
@@ -49,20 +50,18 @@ export function SumsPanel({ devices, deviceId, timezone }: { devices: DeviceList
 
   const spanInputs = (s: Span, set: (s: Span) => void, label: string, key: string) => (
     <Group key={key} gap="xs" align="flex-end" wrap="wrap">
-      <TextInput
-        type="date"
+      <DateField
         label={`${label} · ${t('analytics.from')}`}
-        value={s.from}
-        onChange={(e) => set({ ...s, from: e.currentTarget.value })}
-        w={170}
+        value={isDate(s.from) ? s.from : null}
+        onChange={(v) => v && set({ ...s, from: v })}
+        w={DATE_FIELD_WIDTH.sm}
         name={`${key}-from`}
       />
-      <TextInput
-        type="date"
+      <DateField
         label={t('analytics.to')}
-        value={s.to}
-        onChange={(e) => set({ ...s, to: e.currentTarget.value })}
-        w={160}
+        value={isDate(s.to) ? s.to : null}
+        onChange={(v) => v && set({ ...s, to: v })}
+        w={DATE_FIELD_WIDTH.sm}
         name={`${key}-to`}
       />
     </Group>

@@ -9,6 +9,7 @@ import {
   Progress,
   Radio,
   Select,
+  SimpleGrid,
   Stack,
   Table,
   Text,
@@ -30,6 +31,7 @@ import { IconDownload, IconFileExport, IconPrinter } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
+import { DateField } from '@/components/ui/date-field';
 import { useReadings } from '@/features/charts/api/get-readings';
 import { useDevices } from '@/features/devices/api/get-devices';
 import { parameterLabel } from '@/features/devices/components/param-label';
@@ -53,6 +55,8 @@ export interface ExportDialogProps {
 
 type Field = 'deviceId' | 'parameters' | 'from' | 'to' | 'fileName' | 'format' | 'interval';
 type Errors = Partial<Record<Field, string>>;
+
+const isDate = (s: string) => /^\d{4}-\d{2}-\d{2}$/.test(s) && !Number.isNaN(Date.parse(`${s}T00:00:00Z`));
 
 const dayStart = (date: string, tz: string) => {
   const [y = 1970, m = 1, d = 1] = date.split('-').map(Number);
@@ -95,7 +99,7 @@ export default function ExportDialog({
   const exports = useExports(opened);
 
   const device = devices.data?.find((d) => d.id === deviceId) ?? null;
-  const validDates = /^\d{4}-\d{2}-\d{2}$/.test(from) && /^\d{4}-\d{2}-\d{2}$/.test(to) && from <= to;
+  const validDates = isDate(from) && isDate(to) && from <= to;
   const range = useMemo(
     () => (validDates ? { from: dayStart(from, tz), to: addLocalDays(dayStart(to, tz), 1, tz) } : null),
     [validDates, from, to, tz],
@@ -176,28 +180,25 @@ export default function ExportDialog({
             name="deviceId"
           />
         )}
-        <Group grow align="flex-start" wrap="wrap">
-          <TextInput
-            type="date"
+        {/* Side by side, or one under the other on a phone: a date in words needs the width. */}
+        <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md" verticalSpacing="sm">
+          <DateField
             label={t('exports.from')}
-            value={from}
-            onChange={(e) => setFrom(e.currentTarget.value)}
+            value={isDate(from) ? from : null}
+            onChange={(v) => v && setFrom(v)}
             error={err('from')}
             required
             name="from"
-            miw={150}
           />
-          <TextInput
-            type="date"
+          <DateField
             label={t('exports.to')}
-            value={to}
-            onChange={(e) => setTo(e.currentTarget.value)}
+            value={isDate(to) ? to : null}
+            onChange={(v) => v && setTo(v)}
             error={err('to')}
             required
             name="to"
-            miw={150}
           />
-        </Group>
+        </SimpleGrid>
         <Checkbox label={t('exports.allParameters')} checked={all} onChange={(e) => setAll(e.currentTarget.checked)} name="allParameters" />
         <MultiSelect
           label={t('exports.parameters')}
