@@ -9,9 +9,13 @@ describe('ConfirmDelete', () => {
     const user = userEvent.setup();
     const onClose = vi.fn();
     const onConfirm = vi.fn();
-    renderUi(<ConfirmDelete opened onClose={onClose} title="Delete Home?" text="Its 3 devices stay." pending={false} onConfirm={onConfirm} />);
+    renderUi(
+      <ConfirmDelete opened onClose={onClose} title="Delete Home?" text="Its 3 devices stay." pending={false} onConfirm={onConfirm} />,
+    );
     const dialog = await screen.findByRole('dialog', { name: 'Delete Home?' });
     expect(dialog).toHaveTextContent('Its 3 devices stay.');
+    // The corner's close button is named (axe: button-name).
+    expect(screen.getByRole('button', { name: 'Close' })).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Cancel' }));
     expect(onClose).toHaveBeenCalledTimes(1);
     expect(onConfirm).not.toHaveBeenCalled();

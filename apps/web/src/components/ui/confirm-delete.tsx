@@ -16,7 +16,7 @@ export interface ConfirmDeleteProps {
 export function ConfirmDelete({ opened, onClose, title, text, pending, onConfirm }: ConfirmDeleteProps) {
   const { t } = useTranslation();
   return (
-    <Modal opened={opened} onClose={onClose} title={title} centered>
+    <Modal opened={opened} onClose={onClose} title={title} centered closeButtonProps={{ 'aria-label': t('widgets.close') }}>
       <Stack>
         <Text>{text}</Text>
         <Group justify="flex-end">

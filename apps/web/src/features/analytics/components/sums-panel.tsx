@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { DATE_FIELD_WIDTH, DateField } from '@/components/ui/date-field';
 import { Segmented } from '@/components/ui/segmented';
 import { formatChartValue } from '@/features/charts/format';
-import { numberFormat } from '@/lib/intl';
+import { dateTimeFormat, numberFormat } from '@/lib/intl';
 import { dateRange, isDate, periodPresets } from '../analytics-dates';
 import { useSums } from '../api/post-sums';
 
@@ -41,7 +41,15 @@ export function SumsPanel({ devices, deviceId, timezone }: { devices: DeviceList
   const value = (v: number | null, unit: string) => (v === null ? '—' : formatChartValue(v, unit, i18n.language));
   const pct = numberFormat(i18n.language, { maximumFractionDigits: 1, signDisplay: 'exceptZero' });
   const max = Math.max(0, ...(q.data?.items.map((i) => Math.abs(i.value ?? 0)) ?? [0]));
-  const dateLabel = (s: Span) => (s.from === s.to ? s.from : `${s.from} – ${s.to}`);
+  // A period as the user's language writes it ("1–27 lis 2026", "Nov 1 – 27, 2026"); dates are local calendar days.
+  const dates = dateTimeFormat(i18n.language, { dateStyle: 'medium', timeZone: 'UTC' });
+  const day = (d: string) => new Date(`${d}T00:00:00Z`);
+  const dateLabel = (s: Span) =>
+    !isDate(s.from) || !isDate(s.to)
+      ? `${s.from} – ${s.to}`
+      : s.from === s.to
+        ? dates.format(day(s.from))
+        : dates.formatRange(day(s.from), day(s.to));
   const labelOf = (i: number) => {
     const item = q.data?.items[i];
     if (!item) return '';

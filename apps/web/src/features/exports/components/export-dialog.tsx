@@ -162,7 +162,15 @@ export default function ExportDialog({
   const err = (f: Field) => (errors[f] ? t(errors[f] as string) : undefined);
 
   return (
-    <Modal opened={opened} onClose={onClose} title={t('exports.title')} size="lg" fullScreen={false} data-export-dialog>
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title={t('exports.title')}
+      size="lg"
+      fullScreen={false}
+      closeButtonProps={{ 'aria-label': t('widgets.close') }}
+      data-export-dialog
+    >
       <Stack gap="sm">
         {fixedDevice === null && (
           <Select
