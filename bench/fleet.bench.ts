@@ -14,7 +14,9 @@
  * (target at 2,000 devices: p99 ≤ 1 s).
  *
  * FLEET_SIZES (comma list) and FLEET_SECONDS (measured seconds per run, default 30, after a 10 s warm-up)
- * and FLEET_DIALECTS narrow a run; FLEET_SERVER_ENTRY runs another build's server (a comparison).
+ * and FLEET_DIALECTS narrow a run; FLEET_SERVER_ENTRY runs another build's server (a comparison). A quarter of
+ * the devices report a weak signal, so the arrival also raises 500 weak-signal alarms (stored, and sent to
+ * each owner's 100 hub connections); FLEET_WEAK_SIGNAL=0 keeps every device above the threshold.
  */
 import { fileURLToPath } from 'node:url';
 import type { BenchContext } from './run.js';

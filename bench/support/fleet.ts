@@ -58,6 +58,8 @@ export type FromLoadgen =
       arrivalErrors: number;
     };
 
+const WEAK_SIGNAL = process.env.FLEET_WEAK_SIGNAL !== '0';
+
 /** Every parameter of the catalogue a three-phase meter sends (52), values as a meter rounds them. */
 export function threePhaseReading(i: number, t: number): Record<string, number> {
   const v: Record<string, number> = {};
@@ -95,7 +97,9 @@ export function threePhaseReading(i: number, t: number): Record<string, number> 
     renergy3phases_import: w(600 + hours * 0.15, 3),
     renergy3phases_export: 18,
     power3phases: w(total, 1),
-    rssi: -60 - (i % 20),
+    // −60 … −79 dBm: a quarter of the fleet at or below −75 raises a weak-signal alarm with its first reading
+    // (on a fresh database, all in the arrival's second); FLEET_WEAK_SIGNAL=0 keeps every device above it.
+    rssi: (WEAK_SIGNAL ? -60 : -50) - (i % 20),
   });
   return v;
 }

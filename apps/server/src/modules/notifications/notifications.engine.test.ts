@@ -1,6 +1,6 @@
 import { DEFAULT_COUNTER_RULES, DEFAULT_NOTIFICATION_SETTINGS, type NotificationSettings } from '@phasewatch/shared';
 import type { FastifyBaseLogger } from 'fastify';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CommittedObjects } from '../../ingest/committed-readings.js';
 import type { NotificationRow } from '../../storage/schema.js';
 import { buildTestApp, signUp, type TestApp } from '../../test/app.js';
@@ -260,6 +260,25 @@ describe.each(DIALECTS)('alarm engine on %s', (dialect) => {
       ['online', 2, NOON + 20 * MIN, NOON + 20 * MIN],
     ]);
     expect(deliveries.map((d) => d.kinds)).toEqual([['offline'], ['online']]);
+  });
+
+  it('a fleet back online: its offline alarms are read in one query, each device answered with its own', async () => {
+    const e = engine();
+    const ids = [await device(), await device(), await device()];
+    for (const id of ids.slice(0, 2)) e.onStatus({ deviceId: id, userId: user.userId, status: 'offline', weakSignal: false });
+    await e.settled();
+    const selects = vi.spyOn(repo.db, 'selectFrom');
+    const answers = await Promise.all(ids.map((id) => repo.openAlarm(id, 'offline')));
+    expect(selects).toHaveBeenCalledTimes(1);
+    selects.mockRestore();
+    expect(answers.map((a) => a?.device_id ?? null)).toEqual([ids[0], ids[1], null]);
+    clock = NOON + 10 * MIN;
+    for (const id of ids) e.onStatus({ deviceId: id, userId: user.userId, status: 'online', weakSignal: false });
+    await e.settled();
+    for (const id of ids) {
+      const offline = (await rows(id)).filter((r) => r.kind === 'offline');
+      expect(offline.map((r) => r.ended_at)).toEqual(id === ids[2] ? [] : [NOON + 10 * MIN]);
+    }
   });
 
   it('keeps each alarm’s changes its own while storage lags behind the readings (a new alarm does not take over the old one’s clear)', async () => {

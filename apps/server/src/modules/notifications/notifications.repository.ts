@@ -58,6 +58,14 @@ function worseSet(direction: Worse, value: number, phase: number | null) {
 }
 
 /** The only code touching the notifications and push_subscriptions tables. */
+/** How many devices' open alarms one query asks for. */
+const OPEN_BATCH = 500;
+
+interface OpenWaiter {
+  resolve(row: NotificationRow | undefined): void;
+  reject(err: unknown): void;
+}
+
 export class NotificationsRepository {
   constructor(readonly db: Kysely<Database>) {}
 
@@ -116,13 +124,48 @@ export class NotificationsRepository {
   }
 
   openAlarm(deviceId: number, kind: string): Promise<NotificationRow | undefined> {
-    return this.db
-      .selectFrom('notifications')
-      .selectAll()
-      .where('device_id', '=', deviceId)
-      .where('kind', '=', kind)
-      .where('ended_at', 'is', null)
-      .executeTakeFirst();
+    let batch = this.openAsked.get(kind);
+    if (!batch) {
+      batch = new Map();
+      this.openAsked.set(kind, batch);
+      setImmediate(() => void this.answerOpen(kind));
+    }
+    const asked = batch;
+    return new Promise((resolve, reject) => {
+      const waiting = asked.get(deviceId);
+      if (waiting) waiting.push({ resolve, reject });
+      else asked.set(deviceId, [{ resolve, reject }]);
+    });
+  }
+
+  /**
+   * The open alarms asked for in one turn, read together: a fleet coming back online asks for every
+   * device's offline alarm at once (2,000 queries on the pool in the same second held up the ingest's key
+   * lookups behind them; now a few).
+   */
+  private readonly openAsked = new Map<string, Map<number, OpenWaiter[]>>();
+
+  private async answerOpen(kind: string): Promise<void> {
+    const batch = this.openAsked.get(kind);
+    this.openAsked.delete(kind);
+    if (!batch) return;
+    const ids = [...batch.keys()];
+    for (let i = 0; i < ids.length; i += OPEN_BATCH) {
+      const part = ids.slice(i, i + OPEN_BATCH);
+      try {
+        const rows = await this.db
+          .selectFrom('notifications')
+          .selectAll()
+          .where('device_id', 'in', part)
+          .where('kind', '=', kind)
+          .where('ended_at', 'is', null)
+          .execute();
+        const byDevice = new Map(rows.map((r) => [r.device_id, r]));
+        for (const id of part) for (const w of batch.get(id) ?? []) w.resolve(byDevice.get(id));
+      } catch (err) {
+        for (const id of part) for (const w of batch.get(id) ?? []) w.reject(err);
+      }
+    }
   }
 
   /** Ends an open alarm; false when it had ended already (another instance cleared it). */
