@@ -281,6 +281,34 @@ describe.each(DIALECTS)('alarm engine on %s', (dialect) => {
     }
   });
 
+  it('alarms raised in one turn are stored by one statement; a second open alarm of the same device and kind is refused', async () => {
+    const ids = [await device(), await device()];
+    const alarm = (id: number, kind: string) => ({
+      user_id: user.userId,
+      device_id: id,
+      kind,
+      level: 'warning',
+      started_at: NOON,
+      ended_at: null,
+      worst_value: -80,
+      worst_phase: null,
+      threshold: -75,
+      held: null,
+      created_at: NOON,
+    });
+    const inserts = vi.spyOn(repo.db, 'insertInto');
+    const [a, b, c] = await Promise.all([
+      repo.insertAlarm(alarm(ids[0] as number, 'weak_signal')),
+      repo.insertAlarm(alarm(ids[1] as number, 'weak_signal')),
+      repo.insertAlarm(alarm(ids[0] as number, 'weak_signal')),
+    ]);
+    // The first two together; the third (the same device and kind) in a statement of its own, after them.
+    expect(inserts).toHaveBeenCalledTimes(2);
+    inserts.mockRestore();
+    expect([a?.device_id, b?.device_id, c]).toEqual([ids[0], ids[1], undefined]);
+    expect((await rows(ids[0] as number)).map((r) => r.kind)).toEqual(['weak_signal']);
+  });
+
   it('keeps each alarm’s changes its own while storage lags behind the readings (a new alarm does not take over the old one’s clear)', async () => {
     // A store that answers late, as the SQLite writer thread does behind a batch import's flushes.
     const slow = new Proxy(repo, {
