@@ -6,26 +6,13 @@ import { runInNewContext } from 'node:vm';
 import { type ExportRequestParsed, zonedTimeToUtc } from '@phasewatch/shared';
 import { ZonedIso } from '../apps/server/src/modules/exports/zoned-iso.js';
 import type { BenchContext } from './run.js';
+import { timed } from './support/timing.js';
 import { BENCH_PARAMS, benchApp, benchReadings } from './telemetry-fixtures.js';
 
 const TZ = 'Europe/Warsaw';
 const MIN = 60_000;
 const DAY = 86_400_000;
 const LOAD_BATCH = 5000;
-
-/** Median of `runs` timed calls after `warm` untimed ones. */
-async function timed<T>(warm: number, runs: number, fn: () => Promise<T>): Promise<{ ms: number; value: T }> {
-  let value = await fn();
-  for (let i = 1; i < warm; i++) value = await fn();
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const t0 = performance.now();
-    value = await fn();
-    times.push(performance.now() - t0);
-  }
-  times.sort((a, b) => a - b);
-  return { ms: times[Math.floor(times.length / 2)] as number, value };
-}
 
 // As the server runs (server.ts): the old generation grows at most 50 % past what the last full
 // collection kept. And a collection before each measured step, so each starts from the live heap.

@@ -2,6 +2,7 @@ import { bucketEnergy, localDayStarts, zonedTimeToUtc } from '@phasewatch/shared
 import { type ReadingsColumns, releaseColumns } from '../apps/server/src/modules/readings/readings.json.js';
 import type { BenchContext } from './run.js';
 import { devicesOf, footprintOf, perReading, v1Footprint } from './support/footprint.js';
+import { timed } from './support/timing.js';
 import { BENCH_PARAMS, benchApp, benchReadings } from './telemetry-fixtures.js';
 
 const TZ = 'Europe/Warsaw';
@@ -25,29 +26,6 @@ function yearOfReadings(from: number, to: number, stepMs: number) {
     out.push(offset === null ? r : { ts: r.ts, values: { ...r.values, eai1: Math.round((e - offset) * 1000) / 1000 } });
   }
   return out;
-}
-
-/**
- * Median of `runs` timed calls, after `warm` untimed ones (the last call's answer is the one compared):
- * a server answers the same read many times, and the first calls of a read run its loops before V8
- * has compiled them. `done` gets each answer that is not kept, as the readings route gives its columns
- * back once it has written them (readings.columns.ts).
- */
-async function timed<T>(warm: number, runs: number, fn: () => Promise<T>, done?: (v: T) => void): Promise<{ ms: number; value: T }> {
-  let value = await fn();
-  for (let i = 1; i < warm; i++) {
-    done?.(value);
-    value = await fn();
-  }
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    done?.(value);
-    const t0 = performance.now();
-    value = await fn();
-    times.push(performance.now() - t0);
-  }
-  times.sort((a, b) => a - b);
-  return { ms: times[Math.floor(times.length / 2)] as number, value };
 }
 
 /** A figure of an answer column, 0 where it has none (NaN: null in the JSON). */

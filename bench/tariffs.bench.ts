@@ -3,6 +3,7 @@ import { placeDemoFleet } from '../apps/simulator/src/demo-place.js';
 import { DEMO_FLEET } from '../apps/simulator/src/embedded.js';
 import { createModel, KIND_TYPE_CODES } from '../apps/simulator/src/models/index.js';
 import type { BenchContext } from './run.js';
+import { timed } from './support/timing.js';
 import { benchApp } from './telemetry-fixtures.js';
 
 const TZ = 'Europe/Warsaw';
@@ -13,20 +14,6 @@ const TO = '2026-01-01';
 const LOAD_BATCH = 5000;
 /** The demo location "Home" and its devices (the embedded fleet's slots and seeds). */
 const HOME_SLOTS = ['home-meter', 'solar', 'thermostat'];
-
-/** Median of `runs` timed calls after `warm` untimed ones; the last answer is returned (see rollups.bench.ts). */
-async function timed<T>(warm: number, runs: number, fn: () => Promise<T>): Promise<{ ms: number; value: T }> {
-  let value = await fn();
-  for (let i = 1; i < warm; i++) value = await fn();
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const t0 = performance.now();
-    value = await fn();
-    times.push(performance.now() - t0);
-  }
-  times.sort((a, b) => a - b);
-  return { ms: times[Math.floor(times.length / 2)] as number, value };
-}
 
 /** The first figure where two answers differ (costs compared to the grosz, energy to 1 mWh), or null. */
 function mismatch(a: unknown, b: unknown, path = ''): string | null {
