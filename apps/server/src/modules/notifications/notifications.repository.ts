@@ -57,24 +57,59 @@ function worseSet(direction: Worse, value: number, phase: number | null) {
   };
 }
 
+/** How many alarms one statement stores or looks up. */
+const TURN_BATCH = 500;
+
+/**
+ * Calls made in one turn of the event loop, answered together by `run` in statements of `TURN_BATCH`
+ * (each call gets the row `run` returns under its key, or undefined). A second call with a key already in
+ * the statement goes in a later one, so every answer is its own. A fleet's arrival asks the rules for
+ * hundreds of alarms at once (2,000 devices coming online, a quarter of them with a weak signal): one
+ * statement each held the ingest's own queries up behind them.
+ */
+function perTurn<A, R>(key: (a: A) => string, keyOf: (r: R) => string, run: (part: A[]) => Promise<R[]>): (a: A) => Promise<R | undefined> {
+  type Waiter = { a: A; resolve(r: R | undefined): void; reject(err: unknown): void };
+  let waiting: Waiter[] | null = null;
+  const answer = async (all: Waiter[]): Promise<void> => {
+    let list = all;
+    while (list.length > 0) {
+      const seen = new Set<string>();
+      const now: Waiter[] = [];
+      const later: Waiter[] = [];
+      for (const w of list) {
+        const k = key(w.a);
+        (seen.has(k) ? later : now).push(w);
+        seen.add(k);
+      }
+      for (let i = 0; i < now.length; i += TURN_BATCH) {
+        const part = now.slice(i, i + TURN_BATCH);
+        try {
+          const byKey = new Map((await run(part.map((w) => w.a))).map((r) => [keyOf(r), r]));
+          for (const w of part) w.resolve(byKey.get(key(w.a)));
+        } catch (err) {
+          for (const w of part) w.reject(err);
+        }
+      }
+      list = later;
+    }
+  };
+  return (a) => {
+    if (!waiting) {
+      const list: Waiter[] = [];
+      waiting = list;
+      setImmediate(() => {
+        waiting = null;
+        void answer(list);
+      });
+    }
+    const list = waiting;
+    return new Promise((resolve, reject) => list.push({ a, resolve, reject }));
+  };
+}
+
+const alarmKey = (r: { device_id: number; kind: string }) => `${r.device_id}|${r.kind}`;
+
 /** The only code touching the notifications and push_subscriptions tables. */
-/** How many devices' open alarms one query asks for. */
-const OPEN_BATCH = 500;
-
-/** How many alarms one INSERT stores. */
-const INSERT_BATCH = 500;
-
-interface InsertWaiter {
-  alarm: NewAlarm;
-  resolve(row: NotificationRow | undefined): void;
-  reject(err: unknown): void;
-}
-
-interface OpenWaiter {
-  resolve(row: NotificationRow | undefined): void;
-  reject(err: unknown): void;
-}
-
 export class NotificationsRepository {
   constructor(readonly db: Kysely<Database>) {}
 
@@ -124,97 +159,38 @@ export class NotificationsRepository {
 
   /** Inserts an alarm unless the kind already has an open one on the device (another instance's): then undefined. */
   insertAlarm(a: NewAlarm): Promise<NotificationRow | undefined> {
-    if (!this.inserting) {
-      this.inserting = [];
-      setImmediate(() => void this.insertTogether());
-    }
-    const list = this.inserting;
-    return new Promise((resolve, reject) => list.push({ alarm: a, resolve, reject }));
+    return this.insertTogether(a);
   }
 
-  /**
-   * The alarms raised in one turn, stored by one statement per 500: a fleet's arrival can raise hundreds at
-   * once (a quarter of 2,000 devices with a weak signal), one INSERT each held up the ingest behind them.
-   * Each answer is its own row, or undefined where an open alarm of that device and kind already exists.
-   */
-  private inserting: InsertWaiter[] | null = null;
-
-  private async insertTogether(): Promise<void> {
-    let list = this.inserting ?? [];
-    this.inserting = null;
-    while (list.length > 0) {
-      // One alarm per device and kind in a statement (its answer is found by them); a second waits for the next.
-      const seen = new Set<string>();
-      const now: InsertWaiter[] = [];
-      const later: InsertWaiter[] = [];
-      for (const w of list) {
-        const key = `${w.alarm.device_id}|${w.alarm.kind}`;
-        (seen.has(key) ? later : now).push(w);
-        seen.add(key);
-      }
-      for (let i = 0; i < now.length; i += INSERT_BATCH) {
-        const part = now.slice(i, i + INSERT_BATCH);
-        try {
-          const rows = await this.db
-            .insertInto('notifications')
-            .values(part.map((w) => w.alarm))
-            .onConflict((oc) => oc.columns(['device_id', 'kind']).where('ended_at', 'is', null).doNothing())
-            .returningAll()
-            .execute();
-          const byKey = new Map(rows.map((r) => [`${r.device_id}|${r.kind}`, r]));
-          for (const w of part) w.resolve(byKey.get(`${w.alarm.device_id}|${w.alarm.kind}`));
-        } catch (err) {
-          for (const w of part) w.reject(err);
-        }
-      }
-      list = later;
-    }
-  }
+  private readonly insertTogether = perTurn<NewAlarm, NotificationRow>(alarmKey, alarmKey, (part) =>
+    this.db
+      .insertInto('notifications')
+      .values(part)
+      .onConflict((oc) => oc.columns(['device_id', 'kind']).where('ended_at', 'is', null).doNothing())
+      .returningAll()
+      .execute(),
+  );
 
   openAlarm(deviceId: number, kind: string): Promise<NotificationRow | undefined> {
-    let batch = this.openAsked.get(kind);
-    if (!batch) {
-      batch = new Map();
-      this.openAsked.set(kind, batch);
-      setImmediate(() => void this.answerOpen(kind));
-    }
-    const asked = batch;
-    return new Promise((resolve, reject) => {
-      const waiting = asked.get(deviceId);
-      if (waiting) waiting.push({ resolve, reject });
-      else asked.set(deviceId, [{ resolve, reject }]);
-    });
+    return this.openTogether({ device_id: deviceId, kind });
   }
 
-  /**
-   * The open alarms asked for in one turn, read together: a fleet coming back online asks for every
-   * device's offline alarm at once (2,000 queries on the pool in the same second held up the ingest's key
-   * lookups behind them; now a few).
-   */
-  private readonly openAsked = new Map<string, Map<number, OpenWaiter[]>>();
-
-  private async answerOpen(kind: string): Promise<void> {
-    const batch = this.openAsked.get(kind);
-    this.openAsked.delete(kind);
-    if (!batch) return;
-    const ids = [...batch.keys()];
-    for (let i = 0; i < ids.length; i += OPEN_BATCH) {
-      const part = ids.slice(i, i + OPEN_BATCH);
-      try {
-        const rows = await this.db
+  private readonly openTogether = perTurn<{ device_id: number; kind: string }, NotificationRow>(alarmKey, alarmKey, async (part) => {
+    const rows: NotificationRow[] = [];
+    for (const kind of new Set(part.map((p) => p.kind))) {
+      const ids = part.filter((p) => p.kind === kind).map((p) => p.device_id);
+      rows.push(
+        ...(await this.db
           .selectFrom('notifications')
           .selectAll()
-          .where('device_id', 'in', part)
+          .where('device_id', 'in', ids)
           .where('kind', '=', kind)
           .where('ended_at', 'is', null)
-          .execute();
-        const byDevice = new Map(rows.map((r) => [r.device_id, r]));
-        for (const id of part) for (const w of batch.get(id) ?? []) w.resolve(byDevice.get(id));
-      } catch (err) {
-        for (const id of part) for (const w of batch.get(id) ?? []) w.reject(err);
-      }
+          .execute()),
+      );
     }
-  }
+    return rows;
+  });
 
   /** Ends an open alarm; false when it had ended already (another instance cleared it). */
   async clearAlarm(id: number, endedAt: number, worst: number | null, phase: number | null, direction: Worse): Promise<boolean> {
