@@ -31,6 +31,12 @@ export interface AppConfig {
   simulateHistoryDays: number;
   mqttUrl: string;
   /**
+   * MQTT shared-subscription group (`MQTT_SHARE_GROUP`, default `phasewatch`): the readings topic is subscribed
+   * as `$share/<group>/phasewatch/+/readings`, so each message goes to one instance of the group; empty: a plain
+   * subscription (a broker without shared subscriptions, and one instance only).
+   */
+  mqttShareGroup: string;
+  /**
    * Days raw readings are kept (`RAW_RETENTION_DAYS`, default 400: a year of history plus a month);
    * rollups are kept forever. Readings older than this are refused at ingest.
    */
@@ -112,6 +118,14 @@ function int(value: string | undefined, fallback: number, name: string): number 
 function bool(value: string | undefined, fallback: boolean): boolean {
   if (value === undefined || value === '') return fallback;
   return !['0', 'false', 'no', 'off'].includes(value.toLowerCase());
+}
+
+/** An MQTT topic level: no wildcards, no separators (the broker refuses the subscription otherwise). */
+function shareGroup(value: string | undefined): string {
+  if (value === undefined) return 'phasewatch';
+  const v = value.trim();
+  if (/[/+#\s]/.test(v)) throw new Error(`MQTT_SHARE_GROUP must be one topic level without /, + or #, got "${value}"`);
+  return v;
 }
 
 /** `SMTP_URL` checked at start: a typo should stop the server, not lose every mail later. */
@@ -220,6 +234,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     simulate: bool(env.SIMULATE, true),
     simulateHistoryDays: int(env.SIMULATE_HISTORY_DAYS, 365, 'SIMULATE_HISTORY_DAYS'),
     mqttUrl: env.MQTT_URL || '',
+    mqttShareGroup: shareGroup(env.MQTT_SHARE_GROUP),
     rawRetentionDays: int(env.RAW_RETENTION_DAYS, 400, 'RAW_RETENTION_DAYS'),
     webDistDir: path.resolve(env.WEB_DIST_DIR || path.join(repoRoot, 'apps/web/dist')),
     loginMaxFailures: int(env.LOGIN_MAX_FAILURES, 10, 'LOGIN_MAX_FAILURES'),

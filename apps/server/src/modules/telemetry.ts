@@ -63,8 +63,13 @@ export async function createTelemetry(app: FastifyInstance, base: BaseContext): 
   });
   const limit = base.config.rateLimits.ingest;
   const mqtt = base.config.mqttUrl
-    ? new MqttSubscriber(base.config.mqttUrl, ingest, app.log, limit.max > 0 ? new WindowLimiter(limit.max, limit.windowMs) : null, () =>
-        base.metrics.refused('ingest'),
+    ? new MqttSubscriber(
+        base.config.mqttUrl,
+        ingest,
+        app.log,
+        limit.max > 0 ? new WindowLimiter(limit.max, limit.windowMs) : null,
+        () => base.metrics.refused('ingest'),
+        base.config.mqttShareGroup,
       )
     : null;
 
