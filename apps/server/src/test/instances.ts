@@ -43,7 +43,6 @@ export async function buildTestDeployment(n: number, overrides: Partial<AppConfi
       simulate: false,
       webDistDir: '/nonexistent',
       logLevel: 'silent',
-      pgPoolSize: 4,
       ...overrides,
       ...more,
     };
