@@ -11,6 +11,8 @@ ensureNodeModules();
 ensureDebianPackages({
   chromium: 'chromium',
   mosquitto: 'mosquitto',
+  // The scale-out test: two instances behind nginx (e2e/api/scale-out.test.ts).
+  nginx: 'nginx',
   // Export tests: PDF text and fonts (pdftotext, pdffonts), the CSV read by Python's csv and pandas and by
   // LibreOffice Calc (headless, ~30 s to install: the check is worth it).
   'poppler-utils': 'pdftotext',

@@ -82,7 +82,8 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
   const app = Fastify({
     ...(typeof logger === 'object' && 'child' in logger ? { loggerInstance: logger as FastifyBaseLogger } : { logger }),
     bodyLimit: config.bodyLimitBytes,
-    trustProxy: false,
+    // X-Forwarded-For only from the proxies named by TRUST_PROXY: anyone else could pick their own address.
+    trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
     // Per-request lines only at debug: ingest and the hub would flood the log otherwise.
     logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' }),
     routerOptions: { ignoreTrailingSlash: true },

@@ -47,6 +47,15 @@ describe('configuration', () => {
     expect([...documented].filter((v) => !read.has(v)).sort(), 'in the README, read nowhere').toEqual([]);
   });
 
+  it('subscribes MQTT readings in the share group phasewatch unless told otherwise; an empty group is a plain subscription', () => {
+    const base = { DATA_DIR: '/tmp/pw-config-test', JWT_SECRET: 'x' };
+    expect(loadConfig(base).mqttShareGroup).toBe('phasewatch');
+    expect(loadConfig({ ...base, MQTT_SHARE_GROUP: '' }).mqttShareGroup).toBe('');
+    expect(loadConfig({ ...base, MQTT_SHARE_GROUP: 'site-a' }).mqttShareGroup).toBe('site-a');
+    expect(() => loadConfig({ ...base, MQTT_SHARE_GROUP: 'a/b' })).toThrow(/MQTT_SHARE_GROUP/);
+    expect(() => loadConfig({ ...base, MQTT_SHARE_GROUP: '#' })).toThrow(/MQTT_SHARE_GROUP/);
+  });
+
   it('refuses a malformed number with the variable named', () => {
     expect(() => loadConfig({ DATA_DIR: '/tmp/pw-config-test', JWT_SECRET: 'x', PORT: 'eighty' })).toThrow(/PORT/);
     expect(() => loadConfig({ DATA_DIR: '/tmp/pw-config-test', JWT_SECRET: 'x', ENERGY_JITTER_RATIO: '1.5' })).toThrow(

@@ -1,5 +1,6 @@
 import { createECDH, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { DEFAULT_APP_VERSION } from '@phasewatch/shared';
 import { DEFAULT_COLLECTOR_NETWORKS, parseNetworks } from './collectors/network-guard.js';
@@ -18,6 +19,11 @@ export interface AppConfig {
   jwtSecret: string;
   accessTokenTtlSeconds: number;
   refreshTokenTtlSeconds: number;
+  /**
+   * Addresses (IPs or CIDRs) of the reverse proxies whose `X-Forwarded-For` is believed (`TRUST_PROXY`); empty:
+   * none, the socket's address is the client's. Rate limits and sign-in throttles count per client address.
+   */
+  trustProxy: string[];
   /** Allowed CORS origin(s); none means no CORS headers at all. */
   corsOrigins: string[];
   bodyLimitBytes: number;
@@ -30,6 +36,12 @@ export interface AppConfig {
   /** Days of simulated history the demo account gets on first start. */
   simulateHistoryDays: number;
   mqttUrl: string;
+  /**
+   * MQTT shared-subscription group (`MQTT_SHARE_GROUP`, default `phasewatch`): the readings topic is subscribed
+   * as `$share/<group>/phasewatch/+/readings`, so each message goes to one instance of the group; empty: a plain
+   * subscription (a broker without shared subscriptions, and one instance only).
+   */
+  mqttShareGroup: string;
   /**
    * Days raw readings are kept (`RAW_RETENTION_DAYS`, default 400: a year of history plus a month);
    * rollups are kept forever. Readings older than this are refused at ingest.
@@ -112,6 +124,30 @@ function int(value: string | undefined, fallback: number, name: string): number 
 function bool(value: string | undefined, fallback: boolean): boolean {
   if (value === undefined || value === '') return fallback;
   return !['0', 'false', 'no', 'off'].includes(value.toLowerCase());
+}
+
+/** `TRUST_PROXY`: a comma-separated list of IPv4/IPv6 addresses or CIDRs, each checked (a typo must not trust everyone). */
+function proxies(value: string | undefined): string[] {
+  const list = (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const item of list) {
+    const [addr, bits, extra] = item.split('/');
+    const family = isIP(addr ?? '');
+    const max = family === 4 ? 32 : 128;
+    if (!family || extra !== undefined || (bits !== undefined && !(/^\d{1,3}$/.test(bits) && Number(bits) <= max)))
+      throw new Error(`TRUST_PROXY must list IP addresses or CIDRs of your proxies, got "${item}"`);
+  }
+  return list;
+}
+
+/** An MQTT topic level: no wildcards, no separators (the broker refuses the subscription otherwise). */
+function shareGroup(value: string | undefined): string {
+  if (value === undefined) return 'phasewatch';
+  const v = value.trim();
+  if (/[/+#\s]/.test(v)) throw new Error(`MQTT_SHARE_GROUP must be one topic level without /, + or #, got "${value}"`);
+  return v;
 }
 
 /** `SMTP_URL` checked at start: a typo should stop the server, not lose every mail later. */
@@ -210,6 +246,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     jwtSecret: env.JWT_SECRET || persistedSecret(dataDir, 'jwt-secret'),
     accessTokenTtlSeconds: int(env.ACCESS_TOKEN_TTL, 15 * 60, 'ACCESS_TOKEN_TTL'),
     refreshTokenTtlSeconds: int(env.REFRESH_TOKEN_TTL, 30 * 24 * 3600, 'REFRESH_TOKEN_TTL'),
+    trustProxy: proxies(env.TRUST_PROXY),
     corsOrigins: (env.CORS_ORIGINS || '')
       .split(',')
       .map((s) => s.trim())
@@ -220,6 +257,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     simulate: bool(env.SIMULATE, true),
     simulateHistoryDays: int(env.SIMULATE_HISTORY_DAYS, 365, 'SIMULATE_HISTORY_DAYS'),
     mqttUrl: env.MQTT_URL || '',
+    mqttShareGroup: shareGroup(env.MQTT_SHARE_GROUP),
     rawRetentionDays: int(env.RAW_RETENTION_DAYS, 400, 'RAW_RETENTION_DAYS'),
     webDistDir: path.resolve(env.WEB_DIST_DIR || path.join(repoRoot, 'apps/web/dist')),
     loginMaxFailures: int(env.LOGIN_MAX_FAILURES, 10, 'LOGIN_MAX_FAILURES'),

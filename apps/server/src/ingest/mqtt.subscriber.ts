@@ -6,6 +6,15 @@ import type { IngestService } from './ingest.service.js';
 
 export const MQTT_TOPIC = mqttReadingsTopic('+');
 
+/**
+ * The subscription of the readings topic: shared (`$share/<group>/…`, MQTT 5 and Mosquitto ≥ 1.6 for 3.1.1
+ * too, EMQX, HiveMQ) so that each message goes to one instance of the group, or plain when the group is empty
+ * (a broker without shared subscriptions: then run one instance with MQTT_URL).
+ */
+export function mqttSubscription(shareGroup: string): string {
+  return shareGroup ? `$share/${shareGroup}/${MQTT_TOPIC}` : MQTT_TOPIC;
+}
+
 export interface MqttStats {
   received: number;
   accepted: number;
@@ -17,7 +26,8 @@ export interface MqttStats {
  * Subscribes to `phasewatch/<mac>/readings` and feeds the shared writer. The payload is the ingest
  * JSON plus the device key as `key` (or, with MQTT 5, a `key` user property): a subscriber cannot see
  * a publisher's username/password, so credentials work only through the payload or properties. The
- * topic's MAC must be the key's device. Bad messages are logged and counted, never thrown.
+ * topic's MAC must be the key's device. Bad messages are logged and counted, never thrown. With a share group
+ * the instances behind one broker split the messages (the broker picks one subscriber of the group for each).
  */
 export class MqttSubscriber {
   readonly stats: MqttStats = { received: 0, accepted: 0, rejected: 0, errors: 0 };
@@ -30,6 +40,8 @@ export class MqttSubscriber {
     /** The per-device ingest limit (RATE_LIMIT_INGEST), as HTTP ingest has it; null: none. */
     private readonly limiter: WindowLimiter | null = null,
     private readonly onLimited: () => void = () => {},
+    /** MQTT_SHARE_GROUP: each message to one instance of the group; empty: every instance hears every message. */
+    private readonly shareGroup = '',
   ) {}
 
   /** Connects in the background; resolves once subscribed or after the first failure (it keeps retrying). */
@@ -50,7 +62,7 @@ export class MqttSubscriber {
     });
     return new Promise<void>((resolve) => {
       client.once('connect', () => {
-        client.subscribe(MQTT_TOPIC, { qos: 1 }, (err) => {
+        client.subscribe(mqttSubscription(this.shareGroup), { qos: 1 }, (err) => {
           if (err) {
             this.stats.errors++;
             this.log.warn({ err }, 'mqtt subscribe failed');

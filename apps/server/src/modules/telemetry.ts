@@ -5,6 +5,7 @@ import { BatchWriter } from '../ingest/batch-writer.js';
 import { ingestRoutes } from '../ingest/ingest.routes.js';
 import { IngestService } from '../ingest/ingest.service.js';
 import { MqttSubscriber } from '../ingest/mqtt.subscriber.js';
+import { InstanceMembership } from './collectors/collectors.membership.js';
 import { CollectorsRepository } from './collectors/collectors.repository.js';
 import { collectorsRoutes } from './collectors/collectors.routes.js';
 import { CollectorsService } from './collectors/collectors.service.js';
@@ -63,12 +64,28 @@ export async function createTelemetry(app: FastifyInstance, base: BaseContext): 
   });
   const limit = base.config.rateLimits.ingest;
   const mqtt = base.config.mqttUrl
-    ? new MqttSubscriber(base.config.mqttUrl, ingest, app.log, limit.max > 0 ? new WindowLimiter(limit.max, limit.windowMs) : null, () =>
-        base.metrics.refused('ingest'),
+    ? new MqttSubscriber(
+        base.config.mqttUrl,
+        ingest,
+        app.log,
+        limit.max > 0 ? new WindowLimiter(limit.max, limit.windowMs) : null,
+        () => base.metrics.refused('ingest'),
+        base.config.mqttShareGroup,
       )
     : null;
 
-  const collectors = new CollectorsService(new CollectorsRepository(base.storage.db), devices, ingest, base.config, app.log, base.events);
+  // Several instances share one PostgreSQL: each collected device is read by one live instance (SQLite: one instance).
+  const membership = base.storage.dialect === 'postgres' ? new InstanceMembership(base.storage.db) : null;
+  const collectors = new CollectorsService(
+    new CollectorsRepository(base.storage.db),
+    devices,
+    ingest,
+    base.config,
+    app.log,
+    base.events,
+    undefined,
+    membership,
+  );
 
   await app.register(
     async (api) => {

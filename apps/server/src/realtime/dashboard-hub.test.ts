@@ -141,14 +141,14 @@ describe.each(DIALECTS)('dashboard hub on %s', (dialect) => {
     expect(c.state).toBe(HubConnectionState.Disconnected);
   });
 
-  it('negotiates version 1, WebSockets only, with a URL-safe token', async () => {
+  it('negotiates version 1, WebSockets only, with a URL-safe token (base64url and dots: it is signed, hub-token.test.ts)', async () => {
     const u = await signUp(t.app);
     const res = await fetch(`${hubUrl(t.app)}/negotiate?negotiateVersion=1`, { method: 'POST', headers: u.auth });
     expect(res.status).toBe(200);
     const body = (await res.json()) as Record<string, unknown>;
     expect(body).toEqual({
       connectionId: expect.any(String),
-      connectionToken: expect.stringMatching(/^[A-Za-z0-9_-]+$/),
+      connectionToken: expect.stringMatching(/^[A-Za-z0-9_.-]+$/),
       negotiateVersion: 1,
       availableTransports: [{ transport: 'WebSockets', transferFormats: ['Text', 'Binary'] }],
     });

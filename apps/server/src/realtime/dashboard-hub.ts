@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import {
@@ -42,7 +42,7 @@ export interface HubOptions {
   clientTimeoutMs: number;
   /** Time allowed between the upgrade and the handshake request. */
   handshakeTimeoutMs: number;
-  /** A negotiated connection token not used by then is forgotten. */
+  /** A negotiated connection token is refused past this (it is signed with its expiry; every instance checks it). */
   negotiateTtlMs: number;
   /** How often open connections' sessions are checked again (revocations on paths that emit no event). */
   sessionCheckMs: number;
@@ -92,6 +92,12 @@ export interface HubDeps {
   rateLimit?: { max: number; windowMs: number } | null;
   /** Told of each invocation refused by the rate limit (metrics). */
   onRefused?: () => void;
+  /**
+   * Key of the connection tokens' HMAC; every instance of a deployment must have the same (the app derives it
+   * from JWT_SECRET), so a token negotiated on one instance opens the WebSocket on any. None: a random key
+   * (one instance).
+   */
+  tokenKey?: Buffer;
 }
 
 export interface NegotiateResponse {
@@ -101,14 +107,16 @@ export interface NegotiateResponse {
   availableTransports: { transport: 'WebSockets'; transferFormats: ['Text', 'Binary'] }[];
 }
 
-interface Pending {
+/** What a connection token says, once its signature is checked. */
+interface SignedToken {
+  userId: number;
+  expiresAt: number;
   connectionId: string;
-  auth: HubAuth;
-  createdAt: number;
 }
 
 export interface HubStats {
   connections: number;
+  /** Connection tokens used on this instance and not expired yet. */
   pending: number;
   /** Connections dropped because they did not read fast enough. */
   droppedSlow: number;
@@ -119,11 +127,36 @@ export interface HubStats {
   invocations: InvocationStats & { refused: number };
 }
 
-/** Negotiations kept waiting for their WebSocket at once (the oldest is dropped beyond this). */
+/** Connection tokens remembered as used on this instance until they expire (the oldest is forgotten beyond this). */
 const MAX_PENDING_NEGOTIATIONS = 10_000;
 
 // base64url: the client puts the token into the URL without encoding it.
 const newId = () => randomBytes(16).toString('base64url');
+
+const TOKEN_SHAPE = /^([1-9][0-9]{0,15})\.([0-9a-z]{1,11})\.([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{43})$/;
+
+/**
+ * A connection token: `<userId>.<expiry, base 36 ms>.<connectionId>.<HMAC-SHA256 of the rest>`, base64url and
+ * dots only (the client puts it into the URL as it is). Any instance with the same key accepts it, so
+ * negotiate and the WebSocket may land on different instances behind a round-robin proxy.
+ */
+export function signConnectionToken(key: Buffer, t: SignedToken): string {
+  const body = `${t.userId}.${t.expiresAt.toString(36)}.${t.connectionId}`;
+  return `${body}.${createHmac('sha256', key).update(body).digest('base64url')}`;
+}
+
+/** The token's claims when its signature is right and it has not expired; null otherwise. */
+export function verifyConnectionToken(key: Buffer, token: string, now = Date.now()): SignedToken | null {
+  const m = TOKEN_SHAPE.exec(token);
+  if (!m) return null;
+  const body = `${m[1]}.${m[2]}.${m[3]}`;
+  const expected = createHmac('sha256', key).update(body).digest();
+  const given = Buffer.from(m[4] as string, 'base64url');
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+  const expiresAt = Number.parseInt(m[2] as string, 36);
+  if (!(expiresAt > now)) return null;
+  return { userId: Number(m[1]), expiresAt, connectionId: m[3] as string };
+}
 
 function rawText(data: RawData): string {
   if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
@@ -145,8 +178,12 @@ function rejectUpgrade(socket: Duplex, status: 401 | 404 | 409 | 429, text: stri
 export class DashboardHub {
   private options: HubOptions;
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: HUB_MAX_MESSAGE_BYTES, perMessageDeflate: false });
-  /** Negotiated, not yet connected; bounded, so a flood of negotiate calls cannot grow it. */
-  private readonly pending = new BoundedMap<string, Pending>(MAX_PENDING_NEGOTIATIONS);
+  /**
+   * Connection tokens used on this instance, with their expiry: a token opens one connection here (another
+   * instance, which cannot know, would accept it once more within its short life, for the same user only).
+   */
+  private readonly pending = new BoundedMap<string, number>(MAX_PENDING_NEGOTIATIONS);
+  private readonly tokenKey: Buffer;
   private readonly byToken = new Map<string, HubConnection>();
   private readonly byUser = new Map<number, Set<HubConnection>>();
   /**
@@ -170,6 +207,7 @@ export class DashboardHub {
     options: Partial<HubOptions> = {},
   ) {
     this.options = { ...DEFAULT_HUB_OPTIONS, ...options };
+    this.tokenKey = deps.tokenKey ?? randomBytes(32);
     const rate = deps.rateLimit;
     this.limiter = rate && rate.max > 0 ? new WindowLimiter(rate.max, rate.windowMs) : null;
     this.invocations = new HubInvocations<HubConnection>(
@@ -225,11 +263,11 @@ export class DashboardHub {
     return { userId: claims.userId, sessionId: claims.sessionId, expiresAt: claims.expiresAt };
   }
 
-  /** Registers a connection token for the user; the WebSocket must arrive within `negotiateTtlMs`. */
+  /** A signed connection token for the user; the WebSocket must arrive within `negotiateTtlMs`, on any instance. */
   negotiate(auth: HubAuth): NegotiateResponse {
-    const connectionToken = newId();
     const connectionId = newId();
-    this.pending.set(connectionToken, { connectionId, auth, createdAt: Date.now() });
+    const expiresAt = Date.now() + this.options.negotiateTtlMs;
+    const connectionToken = signConnectionToken(this.tokenKey, { userId: auth.userId, expiresAt, connectionId });
     return {
       connectionId,
       connectionToken,
@@ -265,11 +303,11 @@ export class DashboardHub {
       connectionToken = newId();
       connectionId = newId();
     } else {
-      if (this.byToken.has(id)) return rejectUpgrade(socket, 409, 'Conflict');
-      const p = this.pending.get(id);
-      // A token negotiated by another user is as good as unknown to this one.
-      if (!p || p.auth.userId !== auth.userId) return rejectUpgrade(socket, 404, 'Not Found');
-      this.pending.delete(id);
+      if (this.byToken.has(id) || this.pending.has(id)) return rejectUpgrade(socket, 409, 'Conflict');
+      const p = verifyConnectionToken(this.tokenKey, id);
+      // Expired, altered, or negotiated by another user: as good as unknown to this one.
+      if (!p || p.userId !== auth.userId) return rejectUpgrade(socket, 404, 'Not Found');
+      this.pending.set(id, p.expiresAt);
       connectionToken = id;
       connectionId = p.connectionId;
     }
@@ -508,7 +546,7 @@ export class DashboardHub {
   private tick(): void {
     const now = Date.now();
     const o = this.options;
-    for (const [token, p] of this.pending) if (now - p.createdAt > o.negotiateTtlMs) this.pending.delete(token);
+    for (const [token, expiresAt] of this.pending) if (expiresAt <= now) this.pending.delete(token);
     for (const conn of this.byToken.values()) {
       if (conn.closed) continue;
       if (!conn.handshaken) {

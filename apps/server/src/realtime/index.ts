@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { HUB_PATH, type HubEventMap, type HubEventName } from '@phasewatch/shared';
@@ -40,6 +41,8 @@ export async function createRealtime(app: FastifyInstance, base: BaseContext, te
     log,
     rateLimit: base.config.hubRateLimit,
     onRefused: () => base.metrics.refused('hub'),
+    // Every instance with the same JWT_SECRET accepts the connection tokens the others sign.
+    tokenKey: createHmac('sha256', base.config.jwtSecret).update('phasewatch hub connection tokens').digest(),
   });
 
   base.metrics.watch({ hub: () => hub.stats() });

@@ -51,6 +51,7 @@ export interface Database {
   export_chunks: ExportChunksTable;
   comparisons: ComparisonsTable;
   collectors: CollectorsTable;
+  instances: InstancesTable;
 }
 
 /** Sign-in attempts per throttle key in the current window (see modules/accounts/login-throttle.ts). */
@@ -299,3 +300,10 @@ export interface CollectorsTable {
   created_at: number;
 }
 export type CollectorRow = Selectable<CollectorsTable>;
+
+/** Live instances of a deployment (migration 0014): each writes its row every few seconds, removes it when it stops. */
+export interface InstancesTable {
+  id: string;
+  started_at: number;
+  seen_at: number;
+}

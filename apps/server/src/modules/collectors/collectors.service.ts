@@ -28,7 +28,13 @@ import { ApiError, keyedError } from '../../http/errors.js';
 import type { IngestService } from '../../ingest/ingest.service.js';
 import { serverDate } from '../accounts/accounts.service.js';
 import type { DevicesService } from '../devices/devices.service.js';
-import type { CollectorsRepository } from './collectors.repository.js';
+import { type InstanceMembership, type MembershipTimings, rendezvousOwner } from './collectors.membership.js';
+import type { CollectorsRepository, CollectorWithDevice } from './collectors.repository.js';
+
+/** What reading a device depends on: a change made on any instance shows in it, and the owner starts over. */
+function signature(d: { kind: string; address: string; key: string | undefined; pollSeconds: number; timezone: string }): string {
+  return JSON.stringify([d.kind, d.address, d.key ?? null, d.pollSeconds, d.timezone]);
+}
 
 /** Tasmota sends every TelePeriod, 300 s unless set otherwise: offline after three missed. */
 const TASMOTA_DEFAULT_SECONDS = 300;
@@ -53,6 +59,14 @@ export class CollectorsService {
   readonly runner: CollectorRunner;
   /** Ingest identities of the running collectors, by device id. */
   private readonly identities = new Map<number, { id: number; userId: number; mac: string; timezone: string }>();
+  /**
+   * The live instances devices are shared among (rendezvous hashing); null: not known yet. Without a
+   * membership (SQLite: one instance) every device is this instance's.
+   */
+  private members: string[] | null = null;
+  private tickTimer: NodeJS.Timeout | null = null;
+  private reconciling: Promise<void> | null = null;
+  private stopped = false;
 
   constructor(
     private readonly repo: CollectorsRepository,
@@ -62,6 +76,8 @@ export class CollectorsService {
     private readonly log: FastifyBaseLogger,
     events: EventBus,
     guard?: NetworkGuard,
+    /** Several instances on one PostgreSQL: each polled or heard device is read by one live instance. */
+    private readonly membership: InstanceMembership | null = null,
   ) {
     this.guard = guard ?? new NetworkGuard(config.collectorNetworks);
     this.runner = new CollectorRunner({
@@ -82,9 +98,26 @@ export class CollectorsService {
     });
   }
 
-  /** Starts reading every collected device (spread over one poll interval). */
+  /** Whether this instance reads the device (always, alone; its rendezvous share among the live instances otherwise). */
+  owns(deviceId: number): boolean {
+    if (!this.membership) return true;
+    return this.members !== null && rendezvousOwner(this.members, deviceId) === this.membership.id;
+  }
+
+  /**
+   * Starts reading every collected device this instance owns (spread over one poll interval); with a
+   * membership, looks again every tick: devices of instances that died or left are taken, devices won by an
+   * instance that joined are let go, and devices added, changed or deleted on other instances follow.
+   */
   async start(): Promise<void> {
     if (!this.config.collectors) return;
+    if (this.membership) {
+      this.tick();
+      await this.reconciling;
+      this.tickTimer = setInterval(() => this.tick(), this.membership.timings.tickMs);
+      this.tickTimer.unref();
+      return;
+    }
     const rows = await this.repo.all();
     const latest = new Map<number, CollectedReading>();
     for (const userId of new Set(rows.map((r) => r.user_id)))
@@ -107,8 +140,97 @@ export class CollectorsService {
     if (rows.length > 0) this.log.info({ devices: rows.length }, 'collectors started');
   }
 
-  stop(): Promise<void> {
-    return this.runner.stop();
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.tickTimer) clearInterval(this.tickTimer);
+    await this.reconciling;
+    await this.runner.stop();
+    await this.membership?.leave().catch((err: unknown) => this.log.warn({ err }, 'collectors: leaving the instances table failed'));
+  }
+
+  /**
+   * Stops reading and beating without leaving the instances table, as a killed instance does (tests of the
+   * takeover; a real stop is `stop()`).
+   */
+  async haltWithoutLeaving(): Promise<void> {
+    this.stopped = true;
+    if (this.tickTimer) clearInterval(this.tickTimer);
+    await this.reconciling;
+    await this.runner.stop();
+  }
+
+  /** Shortens the heartbeat and the time after which an instance is dead (tests). */
+  retime(timings: MembershipTimings): void {
+    if (!this.membership) return;
+    this.membership.timings = timings;
+    if (this.tickTimer) {
+      clearInterval(this.tickTimer);
+      this.tickTimer = setInterval(() => this.tick(), timings.tickMs);
+      this.tickTimer.unref();
+    }
+  }
+
+  /** Starts an ownership round unless one is running. */
+  private tick(): void {
+    if (this.stopped || this.reconciling) return;
+    this.reconciling = this.reconcile()
+      .catch((err: unknown) => this.log.warn({ err }, 'collectors: ownership check failed'))
+      .finally(() => {
+        this.reconciling = null;
+      });
+  }
+
+  /** Devices this instance reads now (ids), for status and tests. */
+  readingHere(): number[] {
+    return [...this.identities.keys()];
+  }
+
+  /** One heartbeat and ownership round (see `start`). */
+  private async reconcile(): Promise<void> {
+    const m = this.membership;
+    if (!m) return;
+    const now = Date.now();
+    const live = (await m.beat(now)).map((x) => x.id);
+    const others = live.filter((id) => id !== m.id);
+    // A joining instance claims nothing until the others have had a tick to see it and let its share go:
+    // a device is then briefly read by none, never by two. Alone, it starts at once.
+    const joining = others.length > 0 && now - m.startedAt < m.timings.tickMs + 1_000;
+    this.members = joining ? [] : [m.id, ...others];
+    if (this.stopped) return;
+    const rows = await this.repo.all();
+    const mine = rows.filter((r) => this.owns(r.device_id));
+    const mineIds = new Set(mine.map((r) => r.device_id));
+    for (const id of [...this.identities.keys()])
+      if (!mineIds.has(id)) {
+        this.runner.remove(id);
+        this.identities.delete(id);
+      }
+    const device = (row: CollectorWithDevice) => ({
+      id: row.device_id,
+      kind: row.kind as CollectorKind,
+      address: row.address,
+      key: row.device_key ?? undefined,
+      pollSeconds: row.poll_seconds,
+      timezone: row.timezone,
+    });
+    const toAdd = mine.filter((r) => {
+      const running = this.runner.device(r.device_id);
+      return !running || signature(running) !== signature(device(r));
+    });
+    if (toAdd.length === 0 || this.stopped) return;
+    const latest = new Map<number, CollectedReading>();
+    for (const userId of new Set(toAdd.filter((r) => !this.runner.device(r.device_id)).map((r) => r.user_id)))
+      for (const [id, reading] of await this.devices.latestReadingsOf(userId)) latest.set(id, reading);
+    if (this.stopped) return;
+    for (const row of toAdd) {
+      this.identities.set(row.device_id, { id: row.device_id, userId: row.user_id, mac: row.mac, timezone: row.timezone });
+      const last = this.runner.device(row.device_id)?.last ?? latest.get(row.device_id) ?? null;
+      this.runner.add({ ...device(row), last }, { spread: true });
+    }
+    this.log.info(
+      { instance: m.id, instances: live.length, taken: toAdd.length, reading: this.identities.size },
+      'collectors: devices taken',
+    );
   }
 
   /** Readings of a collected device through the same validated, batched ingest as HTTP and MQTT. */
@@ -211,7 +333,8 @@ export class CollectorsService {
       failures: 0,
       created_at: Date.now(),
     });
-    if (this.config.collectors) {
+    // With several instances the owner may be another one: it starts reading at its next tick.
+    if (this.config.collectors && this.owns(id)) {
       this.identities.set(id, { id, userId, mac: created.device.mac, timezone });
       this.runner.add({ id, kind, address: source.address, key: source.key, pollSeconds, timezone, last: null });
     }
