@@ -85,6 +85,7 @@ export const routes: RouteObject[] = [
           },
           { path: paths.analytics, ...page(withArea('analytics', () => import('./routes/analytics') as unknown as Promise<Module>)) },
           { path: paths.signOut, ...page(() => import('./routes/sign-out') as unknown as Promise<Module>) },
+          { path: paths.import, ...page(withArea('integrations', () => import('./routes/import') as unknown as Promise<Module>)) },
           { path: paths.locations, ...page(locations, 'LocationListPage') },
           { path: routePatterns.locationView, ...page(locations, 'LocationViewPage') },
           { path: routePatterns.locationEdit, ...page(locations, 'LocationEditPage') },
