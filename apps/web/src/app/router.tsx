@@ -74,8 +74,11 @@ export const routes: RouteObject[] = [
           { path: routePatterns.solarDeviceDetails, ...devicePage('SolarDeviceDetailsPage', 'solar') },
           {
             path: routePatterns.editDevice,
-            // Its push switch is the notifications area's, its location and tariff fields the tariffs area's.
-            ...page(withArea(['notifications', 'tariffs'], () => import('./routes/edit-device') as unknown as Promise<Module>)),
+            // Its push switch is the notifications area's, its location and tariff fields the tariffs area's, its
+            // Home Assistant switch the integrations area's.
+            ...page(
+              withArea(['integrations', 'notifications', 'tariffs'], () => import('./routes/edit-device') as unknown as Promise<Module>),
+            ),
           },
           { path: routePatterns.deviceOverview, ...page(() => import('./routes/device-overview') as unknown as Promise<Module>) },
           { path: paths.profile, ...page(() => import('./routes/profile') as unknown as Promise<Module>) },
