@@ -8,7 +8,7 @@ import type { Dialect } from '../database.js';
  * - `imports`: a history import's summary (rows read, imported, duplicates, refused lines, time range),
  *   one row per import job, written while it runs; it goes with its job (`jobs`) when that expires.
  * - `devices.share_ha`: whether the owner shares the device with Home Assistant (MQTT discovery); off.
- * - PostgreSQL only: views for Grafana (`grafana_power`, `grafana_voltage`, `grafana_daily_energy`) over
+ * - PostgreSQL only: views for Grafana (`grafana_devices`, `grafana_power`, `grafana_voltage`, `grafana_daily_energy`) over
  *   the raw readings, with no key or account column, so a read-only role granted only these views can
  *   chart them (README: "Grafana").
  */
@@ -29,7 +29,9 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
     .execute();
 
   if (dialect !== 'postgres') return;
-  const time = sql.raw(`to_timestamp(r.ts / 1000.0) AS "time"`);
+  const time = sql.raw(`to_timestamp(r.ts / 1000.0) AS "time", r.ts`);
+  await sql`CREATE VIEW grafana_devices AS
+    SELECT d.id AS device_id, d.name AS device, d.user_id, d.type_name FROM devices d`.execute(db);
   await sql`CREATE VIEW grafana_power AS
     SELECT r.device_id, d.name AS device, d.user_id, ${time},
            r.pave1, r.pave2, r.pave3, r.power3phases
