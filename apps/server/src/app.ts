@@ -23,6 +23,8 @@ import { accountsRoutes } from './modules/accounts/accounts.routes.js';
 import { AccountsService } from './modules/accounts/accounts.service.js';
 import { createAnalytics } from './modules/analytics/index.js';
 import { healthRoutes } from './modules/health/health.routes.js';
+import { createImports } from './modules/imports/index.js';
+import { createHomeAssistant } from './modules/integrations/index.js';
 import {
   createMailChannel,
   createNotifications,
@@ -173,7 +175,10 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
   notifications = await createNotifications(app, { ...base, telemetry, realtime }, mail, opts.notifications);
   const places = await createPlaces(app, base, telemetry);
   const analytics = await createAnalytics(app, base, telemetry, realtime, places.reportExtras);
-  const ctx: AppContext = { ...base, telemetry, realtime, notifications, places, analytics, routes };
+  // History imports run on the analytics job queue (issue 31; the lead moves the work into the pool of issue 28).
+  const imports = await createImports(app, base, telemetry, analytics.jobs);
+  const homeAssistant = createHomeAssistant(app, base, places.reportExtras);
+  const ctx: AppContext = { ...base, telemetry, realtime, notifications, places, analytics, imports, homeAssistant, routes };
 
   const indexHtml = path.join(config.webDistDir, 'index.html');
   const hasWeb = existsSync(indexHtml);

@@ -97,6 +97,13 @@ export interface AppConfig {
   collectorNetworks: string[];
   /** Where the Fox UDP discovery request goes (`COLLECTOR_DISCOVERY_ADDRESS`, default the broadcast 255.255.255.255:1918). */
   collectorDiscovery: { host: string; port: number };
+  /** Largest CSV file an import takes, bytes after decompression (`IMPORT_MAX_BYTES`, default 512 MiB). */
+  importMaxBytes: number;
+  /** Most data rows an import reads (`IMPORT_MAX_ROWS`, default 2,000,000: ~4 years of 1-minute rows). */
+  importMaxRows: number;
+  /** Home Assistant MQTT discovery (`HA_DISCOVERY=on`, default off) and its broker (`HA_MQTT_URL`, default MQTT_URL). */
+  haDiscovery: boolean;
+  haMqttUrl: string;
 }
 
 function hostPort(value: string | undefined, fallback: { host: string; port: number }, name: string): { host: string; port: number } {
@@ -287,5 +294,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     collectors: bool(env.COLLECTORS, true),
     collectorNetworks,
     collectorDiscovery: hostPort(env.COLLECTOR_DISCOVERY_ADDRESS, { host: '255.255.255.255', port: 1918 }, 'COLLECTOR_DISCOVERY_ADDRESS'),
+    importMaxBytes: Math.max(1024, int(env.IMPORT_MAX_BYTES, 512 * 1024 * 1024, 'IMPORT_MAX_BYTES')),
+    importMaxRows: Math.max(1, int(env.IMPORT_MAX_ROWS, 2_000_000, 'IMPORT_MAX_ROWS')),
+    haDiscovery: bool(env.HA_DISCOVERY, false),
+    haMqttUrl: env.HA_MQTT_URL || env.MQTT_URL || '',
   };
 }

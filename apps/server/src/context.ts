@@ -5,6 +5,8 @@ import type { RouteInfo } from './http/openapi.js';
 import type { AppMetrics } from './metrics/metrics.js';
 import type { AccountsService } from './modules/accounts/accounts.service.js';
 import type { Analytics } from './modules/analytics/index.js';
+import type { ImportsService } from './modules/imports/imports.service.js';
+import type { HomeAssistantPublisher } from './modules/integrations/home-assistant.js';
 import type { Notifications } from './modules/notifications/notifications.module.js';
 import type { Places } from './modules/places.js';
 import type { Telemetry } from './modules/telemetry.js';
@@ -36,6 +38,10 @@ export interface AppContext extends BaseContext {
   places: Places;
   /** Heatmaps, tables, comparisons, exports and the job queue. */
   analytics: Analytics;
+  /** History imports (issue 31). */
+  imports: ImportsService;
+  /** Home Assistant MQTT discovery (null unless HA_DISCOVERY=on with a broker). */
+  homeAssistant: HomeAssistantPublisher | null;
   /** Every route the app registered (the gates walk it: a new route is covered without being listed). */
   routes: readonly RouteInfo[];
 }

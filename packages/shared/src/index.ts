@@ -7,6 +7,7 @@ export * from './energy/balance.js';
 export * from './energy/counter.js';
 export * from './energy/zoned-time.js';
 export * from './geo/timezone.js';
+export * from './integrations/import.schema.js';
 export * from './notifications/notification.schema.js';
 export * from './realtime/hub-contract.js';
 export * from './tariffs/cost.js';

@@ -162,6 +162,25 @@ const OWNED_RESOURCES: Record<string, (app: FastifyInstance, owner: User) => Pro
     const read = async () => (await app.inject({ method: 'GET', url: `/api/exports/${id}`, headers: owner.auth })).json() as unknown;
     return { params: { id }, markers: [marker, ...(device?.markers ?? [])], snapshot: read };
   },
+  imports: async (app, owner) => {
+    const device = await OWNED_RESOURCES.devices?.(app, owner);
+    const marker = `A-import-${Math.random().toString(36).slice(2, 10)}`;
+    const boundary = 'gateimport';
+    const part = (name: string, value: string) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+    const payload = `${part('deviceId', String(device?.params.id))}${part('format', 'phasewatch')}${part('dryRun', 'true')}--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${marker}.csv"\r\n\r\ntime,pave1 [W]\n${new Date(Date.now() - 60_000).toISOString()},5\n\r\n--${boundary}--\r\n`;
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/imports',
+      headers: { ...owner.auth, 'content-type': `multipart/form-data; boundary=${boundary}` },
+      payload,
+    });
+    if (res.statusCode !== 202) throw new Error(`import fixture: ${res.statusCode} ${res.body}`);
+    const id = (res.json() as { id: string }).id;
+    const read = async () =>
+      (await app.inject({ method: 'GET', url: `/api/imports/${id}`, headers: owner.auth })).json() as { status?: string };
+    for (let i = 0; i < 600 && !['done', 'failed'].includes((await read()).status ?? ''); i++) await new Promise((r) => setTimeout(r, 50));
+    return { params: { id }, markers: [marker, ...(device?.markers ?? [])], snapshot: read };
+  },
   comparisons: async (app, owner) => {
     const device = await OWNED_RESOURCES.devices?.(app, owner);
     const marker = `A-cmp-${Math.random().toString(36).slice(2, 8)}`;

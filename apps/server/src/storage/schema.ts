@@ -307,3 +307,21 @@ export interface InstancesTable {
   started_at: number;
   seen_at: number;
 }
+
+/** Integrations (migration 0015): whether a device is shared with Home Assistant, and imports' summaries. */
+export interface DevicesTable {
+  /** 1: published to Home Assistant through MQTT discovery (HA_DISCOVERY). */
+  share_ha: Generated<number>;
+}
+export interface Database {
+  imports: ImportsTable;
+}
+/** One history import (modules/imports/): its job is the row of `jobs` with the same id. */
+export interface ImportsTable {
+  id: string;
+  user_id: number;
+  device_id: number;
+  /** JSON of the import's summary so far (`ImportSummary`). */
+  summary: string | null;
+  updated_at: number;
+}

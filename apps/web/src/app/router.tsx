@@ -74,8 +74,11 @@ export const routes: RouteObject[] = [
           { path: routePatterns.solarDeviceDetails, ...devicePage('SolarDeviceDetailsPage', 'solar') },
           {
             path: routePatterns.editDevice,
-            // Its push switch is the notifications area's, its location and tariff fields the tariffs area's.
-            ...page(withArea(['notifications', 'tariffs'], () => import('./routes/edit-device') as unknown as Promise<Module>)),
+            // Its push switch is the notifications area's, its location and tariff fields the tariffs area's, its
+            // Home Assistant switch the integrations area's.
+            ...page(
+              withArea(['integrations', 'notifications', 'tariffs'], () => import('./routes/edit-device') as unknown as Promise<Module>),
+            ),
           },
           { path: routePatterns.deviceOverview, ...page(() => import('./routes/device-overview') as unknown as Promise<Module>) },
           { path: paths.profile, ...page(() => import('./routes/profile') as unknown as Promise<Module>) },
@@ -85,6 +88,7 @@ export const routes: RouteObject[] = [
           },
           { path: paths.analytics, ...page(withArea('analytics', () => import('./routes/analytics') as unknown as Promise<Module>)) },
           { path: paths.signOut, ...page(() => import('./routes/sign-out') as unknown as Promise<Module>) },
+          { path: paths.import, ...page(withArea('integrations', () => import('./routes/import') as unknown as Promise<Module>)) },
           { path: paths.locations, ...page(locations, 'LocationListPage') },
           { path: routePatterns.locationView, ...page(locations, 'LocationViewPage') },
           { path: routePatterns.locationEdit, ...page(locations, 'LocationEditPage') },

@@ -26,6 +26,8 @@ export const paths = {
   resetPassword: '/reset-password',
   /** The notification centre (ours: the bell in the header leads here). */
   notifications: '/notifications',
+  /** History import (issue 31). */
+  import: '/import',
   notFound: '/404',
 } as const;
 
@@ -93,6 +95,8 @@ export const api = {
   sums: 'analytics/sums',
   comparisons: 'comparisons',
   comparison: (id: string | number) => `comparisons/${id}`,
+  imports: 'imports',
+  import: (id: string) => `imports/${id}`,
 } as const;
 
 export const API_BASE_URL = '/api/';

@@ -118,8 +118,10 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   async function send(method: Method, path: string, opts: RequestOptions, token: string | null): Promise<Response> {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (token) headers.authorization = `Bearer ${token}`;
-    let body: string | undefined;
-    if (opts.body !== undefined) {
+    let body: string | FormData | undefined;
+    // A form (a file upload) goes as multipart/form-data, its boundary set by fetch.
+    if (opts.body instanceof FormData) body = opts.body;
+    else if (opts.body !== undefined) {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(opts.body);
     }

@@ -150,6 +150,8 @@ export const updateDeviceRequestSchema = z.strictObject({
   billingPeriodMonths: deviceFields.billingPeriodMonths,
   reportingIntervalSeconds: deviceFields.reportingIntervalSeconds,
   ...placementFields,
+  /** Published to Home Assistant through MQTT discovery (issue 31; off by default). */
+  shareWithHomeAssistant: z.boolean().optional(),
 });
 export type UpdateDeviceRequest = z.input<typeof updateDeviceRequestSchema>;
 
@@ -192,6 +194,8 @@ export const deviceSchema = deviceListItemSchema.extend({
   limits: z.object({ warningLevel: z.number(), criticalLevel: z.number() }),
   meterValueKwh: z.number(),
   notifications: notificationSettingsSchema,
+  /** Whether the device is shared with Home Assistant (MQTT discovery, HA_DISCOVERY). */
+  shareWithHomeAssistant: z.boolean(),
 });
 export type Device = z.infer<typeof deviceSchema>;
 

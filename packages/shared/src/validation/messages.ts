@@ -1,3 +1,4 @@
+import { IMPORT_ERROR_MESSAGES } from '../integrations/import.schema.js';
 import { TARIFF_ERROR_MESSAGES, TARIFF_VALIDATION_MESSAGES } from '../tariffs/tariff-messages.js';
 
 /**
@@ -46,6 +47,7 @@ export type ValidationMessageKey = keyof typeof VALIDATION_MESSAGES;
  */
 export const ERROR_MESSAGES = {
   ...TARIFF_ERROR_MESSAGES,
+  ...IMPORT_ERROR_MESSAGES,
   'errors.invalidCredentials': 'Invalid email or password',
   'errors.tooManyAttempts': 'Too many failed sign-in attempts, try again later',
   'errors.tooManyRequests': 'Too many requests, try again later',

@@ -109,6 +109,7 @@ export class DevicesService {
       limits: { warningLevel: row.limit_warning, criticalLevel: row.limit_critical },
       meterValueKwh: row.meter_value_kwh,
       notifications: notificationsOf(row),
+      shareWithHomeAssistant: row.share_ha === 1,
     };
   }
 
@@ -199,6 +200,7 @@ export class DevicesService {
     if (req.billingStartDate !== undefined) patch.billing_start_date = req.billingStartDate;
     if (req.billingPeriodMonths !== undefined) patch.billing_period_months = req.billingPeriodMonths;
     if (req.reportingIntervalSeconds !== undefined) patch.reporting_interval_s = req.reportingIntervalSeconds;
+    if (req.shareWithHomeAssistant !== undefined) patch.share_ha = req.shareWithHomeAssistant ? 1 : 0;
     return this.patch(userId, id, patch);
   }
 

@@ -10,6 +10,7 @@ import * as m0008 from './0008-analytics-exports.js';
 import * as m0009 from './0009-notifications.js';
 import * as m0010 from './0010-collectors.js';
 import * as m0014 from './0014-scale-out.js';
+import * as m0015 from './0015-integrations.js';
 
 /**
  * Every migration, in order. Names sort lexically; add a new file with the next number and list it
@@ -27,4 +28,5 @@ export const migrations: Record<string, VersionedMigration> = {
   '0009-notifications': m0009,
   '0010-collectors': m0010,
   '0014-scale-out': m0014,
+  '0015-integrations': m0015,
 };

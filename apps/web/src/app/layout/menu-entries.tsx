@@ -1,4 +1,4 @@
-import { IconChartBar, IconDeviceAnalytics, IconLogout, IconMapPin, IconReceipt, IconSettings } from '@tabler/icons-react';
+import { IconChartBar, IconDeviceAnalytics, IconFileImport, IconLogout, IconMapPin, IconReceipt, IconSettings } from '@tabler/icons-react';
 import type { TFunction } from 'i18next';
 import type { MenuEntry } from '@/components/ui/nav-menu';
 import { paths } from '@/config/paths';
@@ -38,6 +38,7 @@ export function menuEntries(t: TFunction, tariffsTo: string = paths.locations): 
         { key: 'tariffs', label: t('nav.tariffs'), to: tariffsTo, icon: <IconReceipt size={16} />, match: ['/stats/tariff'] },
       ],
     },
+    { key: 'import', label: t('nav.import'), to: paths.import, icon: <IconFileImport size={18} /> },
     { key: 'settings', label: t('nav.settings'), to: paths.profile, icon: <IconSettings size={18} /> },
     { key: 'sign-out', label: t('nav.signOut'), to: paths.signOut, icon: <IconLogout size={18} /> },
   ];

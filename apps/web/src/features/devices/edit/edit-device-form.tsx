@@ -44,12 +44,14 @@ export function EditDeviceForm({ device }: { device: Device }) {
   const placementOf = (d: Device): Placement => ({ locationId: d.location?.id ?? null, tariffId: d.tariff?.id ?? null });
   const [place, setPlace] = useState<Placement>(() => placementOf(device));
   const [placeErrors, setPlaceErrors] = useState<Partial<Record<keyof Placement, string>>>({});
+  const [shareHa, setShareHa] = useState(device.shareWithHomeAssistant === true);
   const { reset: resetDevice } = form;
   const { reset: resetNotify } = notify;
   useEffect(() => {
     resetDevice(deviceValues(device));
     resetNotify(device.notifications);
     setPlace({ locationId: device.location?.id ?? null, tariffId: device.tariff?.id ?? null });
+    setShareHa(device.shareWithHomeAssistant === true);
   }, [device, resetDevice, resetNotify]);
 
   const toggle = (f: 'pushEnabled' | 'emailEnabled' | 'disableAtNight' | 'muteAll') => ({
@@ -67,7 +69,10 @@ export function EditDeviceForm({ device }: { device: Device }) {
       return;
     }
     save.mutate(
-      { device: { ...(body as UpdateDeviceRequest), ...place }, notifications: settings as NotificationSettings },
+      {
+        device: { ...(body as UpdateDeviceRequest), ...place, shareWithHomeAssistant: shareHa },
+        notifications: settings as NotificationSettings,
+      },
       {
         onSuccess: () => notifications.show({ color: 'teal', message: t('messages.changesSaved') }),
         onError: (err) => {
@@ -127,6 +132,19 @@ export function EditDeviceForm({ device }: { device: Device }) {
               {...form.numberProps('billingPeriodMonths')}
             />
           </SimpleGrid>
+        </Card>
+
+        <Card withBorder padding="lg">
+          <Title order={2} size="h4" mb="sm">
+            {t('integrations.homeAssistant.title')}
+          </Title>
+          <Switch
+            name="shareWithHomeAssistant"
+            label={t('integrations.homeAssistant.share')}
+            description={t('integrations.homeAssistant.shareHint')}
+            checked={shareHa}
+            onChange={(e) => setShareHa(e.currentTarget.checked)}
+          />
         </Card>
 
         <Card withBorder padding="lg">
