@@ -133,4 +133,5 @@ port.on('message', (m: ToJobThread) => {
   }
 });
 
-post({ type: 'ready', threadId });
+// The kinds' code (PDF fonts, CSV writer) loaded before the thread says it is ready: the first job starts at once.
+void Promise.all(Object.values(JOB_KINDS).map((load) => load())).finally(() => post({ type: 'ready', threadId }));

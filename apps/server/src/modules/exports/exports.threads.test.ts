@@ -1,0 +1,104 @@
+import { threadId } from 'node:worker_threads';
+import type { ExportJob } from '@phasewatch/shared';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { buildTestApp, signUp, type TestApp } from '../../test/app.js';
+import { DIALECTS } from '../../test/storage.js';
+import type { ExportResult } from './exports.service.js';
+
+const MIN = 60_000;
+type User = Awaited<ReturnType<typeof signUp>>;
+
+async function meter(app: FastifyInstance, user: User, mac: string) {
+  const res = await app.inject({ method: 'POST', url: '/api/devices', headers: user.auth, payload: { name: mac, mac, typeCode: 13 } });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json() as { device: { id: number }; ingestKey: string };
+}
+
+async function postDay(app: FastifyInstance, key: string, start: number) {
+  const readings = Array.from({ length: 1440 }, (_, i) => ({
+    ts: new Date(start + i * MIN).toISOString(),
+    values: { pave1: 100 + (i % 50), vave1: 230 + (i % 7) / 10, eai1: 1000 + i / 60 },
+  }));
+  const res = await app.inject({ method: 'POST', url: '/api/ingest', headers: { 'x-device-key': key }, payload: { readings } });
+  expect(res.statusCode, res.body).toBe(200);
+}
+
+async function waitDone(app: FastifyInstance, user: User, id: string, pollMs = 50): Promise<ExportJob> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const job = (await app.inject({ method: 'GET', url: `/api/exports/${id}`, headers: user.auth })).json() as ExportJob;
+    if (job.status === 'done' || job.status === 'failed') return job;
+    if (Date.now() > deadline) throw new Error(`export ${id} still ${job.status}`);
+    await new Promise((r) => setTimeout(r, pollMs));
+  }
+}
+
+/**
+ * Structural, not timed: an export's reading and rendering run on a job thread. The job records the thread
+ * it ran on, and the main thread's readings code is not called while it runs.
+ */
+describe.each(DIALECTS)('exports run on job threads (%s)', (dialect) => {
+  let t: TestApp;
+  let user: User;
+  let dev: Awaited<ReturnType<typeof meter>>;
+  const day = Date.parse('2026-11-10T00:00:00Z');
+  beforeAll(async () => {
+    t = await buildTestApp(dialect, { rawRetentionDays: 36_500 });
+    user = await signUp(t.app);
+    dev = await meter(t.app, user, '41:00:00:00:00:01');
+    await postDay(t.app, dev.ingestKey, day);
+    await t.ctx.analytics.pool.warm();
+  });
+  afterAll(async () => t?.close());
+
+  const body = (format: 'csv' | 'pdf') => ({
+    deviceId: dev.device.id,
+    parameters: ['pave1', 'vave1', 'eai1'],
+    from: new Date(day).toISOString(),
+    to: new Date(day + 1440 * MIN).toISOString(),
+    interval: 'raw',
+    format,
+    fileName: `day-${format}`,
+  });
+
+  it.each(['csv', 'pdf'] as const)('a %s export reads and renders on a job thread, not the main thread', async (format) => {
+    const repo = t.ctx.telemetry.readingsRepository;
+    const service = t.ctx.telemetry.readings;
+    const spies = [
+      vi.spyOn(repo, 'raw'),
+      vi.spyOn(repo, 'levelOf'),
+      vi.spyOn(service, 'readings'),
+      vi.spyOn(service, 'readingsOver'),
+      vi.spyOn(service, 'energyCounters'),
+    ];
+    try {
+      const res = await t.app.inject({ method: 'POST', url: '/api/exports', headers: user.auth, payload: body(format) });
+      expect(res.statusCode, res.body).toBe(202);
+      const id = (res.json() as ExportJob).id;
+      const done = await waitDone(t.app, user, id);
+      expect(done.status, done.error ?? '').toBe('done');
+      expect(done.size).toBeGreaterThan(format === 'csv' ? 1440 * 20 : 1000);
+      const row = await t.ctx.storage.db.selectFrom('jobs').select('result').where('id', '=', id).executeTakeFirstOrThrow();
+      const result = JSON.parse(row.result ?? '{}') as ExportResult;
+      // A worker thread's id: never the main thread's (0), nor the thread the app runs on here.
+      expect(typeof result.threadId).toBe('number');
+      expect(result.threadId).toBeGreaterThan(0);
+      expect(result.threadId).not.toBe(threadId);
+      // Nothing of the export was read through the main thread's readings code.
+      for (const s of spies) expect(s, s.getMockName()).not.toHaveBeenCalled();
+    } finally {
+      for (const s of spies) s.mockRestore();
+    }
+  });
+
+  it('a one-day export is ready within a second of the request on a quiet server (the pool is woken, not polled)', async () => {
+    const started = Date.now();
+    const res = await t.app.inject({ method: 'POST', url: '/api/exports', headers: user.auth, payload: body('csv') });
+    expect(res.statusCode, res.body).toBe(202);
+    const done = await waitDone(t.app, user, (res.json() as ExportJob).id, 10);
+    const took = Date.now() - started;
+    expect(done.status).toBe('done');
+    expect(took).toBeLessThan(1000);
+  });
+});
