@@ -41,7 +41,13 @@ function openReadOnly(): Storage {
     };
   }
   // Two clients: an export reads its next piece while it formats the current one.
-  const pool = new pg.Pool({ connectionString: target.url, max: 2, application_name: 'phasewatch-jobs' });
+  // Read-only sessions: a kind cannot write through them by mistake.
+  const pool = new pg.Pool({
+    connectionString: target.url,
+    max: 2,
+    application_name: 'phasewatch-jobs',
+    options: '-c default_transaction_read_only=on',
+  });
   pool.on('error', () => {});
   return {
     db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }),
