@@ -102,3 +102,50 @@ describe.each(DIALECTS)('exports run on job threads (%s)', (dialect) => {
     expect(took).toBeLessThan(1000);
   });
 });
+
+describe('job starts against the per-user cap and RATE_LIMIT_JOBS', () => {
+  let t: TestApp;
+  afterAll(async () => t?.close());
+
+  it('a start refused by the cap (503) does not use up the hour; accepted ones do', async () => {
+    t = await buildTestApp('sqlite', {
+      // Nothing runs: the user's jobs stay unfinished. A quarter of 16: four each.
+      jobConcurrency: 0,
+      jobQueueLimit: 16,
+      rateLimits: {
+        ingest: { max: 0, windowMs: 60_000 },
+        reads: { max: 0, windowMs: 60_000 },
+        jobs: { max: 5, windowMs: 3_600_000 },
+      },
+    });
+    const user = await signUp(t.app);
+    const d = await meter(t.app, user, '41:00:00:00:00:02');
+    const start = () =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/exports',
+        headers: user.auth,
+        payload: {
+          deviceId: d.device.id,
+          parameters: ['pave1'],
+          from: '2026-11-10T00:00:00Z',
+          to: '2026-11-11T00:00:00Z',
+          interval: 'raw',
+          format: 'csv',
+          fileName: 'f',
+        },
+      });
+    const codes: number[] = [];
+    for (let i = 0; i < 7; i++) codes.push((await start()).statusCode);
+    // Four unfinished is the user's share; the three refusals are not counted against the five an hour.
+    expect(codes).toEqual([202, 202, 202, 202, 503, 503, 503]);
+    // Two of them finish: one more start is the fifth of the hour, the next is past the limit.
+    const ids = (await t.ctx.storage.db.selectFrom('jobs').select('id').orderBy('created_at').limit(2).execute()).map((r) => r.id);
+    await t.ctx.storage.db.updateTable('jobs').set({ status: 'done' }).where('id', 'in', ids).execute();
+    expect((await start()).statusCode).toBe(202);
+    const limited = await start();
+    expect(limited.statusCode).toBe(429);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expect(limited.json()).toMatchObject({ statusCode: 429, errors: [{ key: 'errors.tooManyRequests' }] });
+  });
+});
