@@ -151,7 +151,7 @@ export class JobPool {
   private spawn(): void {
     const worker = moduleWorker(import.meta.url, 'job.worker', {
       workerData: { target: this.opts.target, rules: this.opts.rules, extraKinds: this.opts.extraKinds ?? {} },
-      resourceLimits: { maxOldGenerationSizeMb: this.opts.maxOldGenerationSizeMb, maxYoungGenerationSizeMb: 16 } satisfies ResourceLimits,
+      resourceLimits: { maxOldGenerationSizeMb: this.opts.maxOldGenerationSizeMb } satisfies ResourceLimits,
     });
     const slot: Slot = { worker, ready: false, task: null, lastError: null, cancelTimer: null };
     this.slots.add(slot);
