@@ -72,8 +72,8 @@ interface Slot {
 
 /**
  * The worker threads jobs run on (the stored queue, jobs/job-queue.ts, decides which job runs when; this
- * pool only runs it off the main event loop). `size` threads start with the queue and wait; a job is
- * handed to an idle one at once (nothing polls). A job's kind (jobs/kinds.ts) reads through the thread's
+ * pool only runs it off the main event loop). `size` threads start with the first job (or `start`) and then
+ * stay, waiting; a job is handed to an idle one at once (nothing polls). A job's kind (jobs/kinds.ts) reads through the thread's
  * own connection and renders there; the file's pieces come back to the main thread, which stores them
  * (the job thread's connection stays read-only) and answers each so the thread never holds more than two.
  * A thread that crashes or exceeds its heap limit fails its job with a reason the user can read
@@ -108,8 +108,9 @@ export class JobPool {
     return n;
   }
 
-  /** Resolves when every thread is ready (or after `timeoutMs`). */
+  /** Starts the threads and resolves when every one is ready (or after `timeoutMs`). */
   async warm(timeoutMs = 30_000): Promise<void> {
+    this.start();
     const deadline = Date.now() + timeoutMs;
     while (this.readyThreads < this.opts.size && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
   }

@@ -45,7 +45,7 @@ export async function createAnalytics(
     log: app.log.child({ module: 'jobs' }),
   });
   base.metrics.watch({ jobQueues: () => jobs.queueDepths() });
-  // One thread per job the queue runs at once: a claimed job starts on an idle thread without waiting.
+  // One thread per job the queue runs at once: a claimed job starts on an idle thread without waiting for one.
   const pool = new JobPool({
     size: base.config.jobConcurrency,
     target: jobTarget(base.storage),
@@ -74,10 +74,8 @@ export async function createAnalytics(
     },
     { prefix: '/api' },
   );
-  app.addHook('onReady', async () => {
-    pool.start();
-    jobs.start();
-  });
+  // The threads start with the first job (then stay, waiting): an instance that never runs one pays nothing.
+  app.addHook('onReady', async () => jobs.start());
   // Before storage closes (onClose hooks run after every preClose); the threads after their jobs went back.
   app.addHook('preClose', async () => {
     await jobs.stop();

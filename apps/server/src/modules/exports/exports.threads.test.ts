@@ -92,14 +92,23 @@ describe.each(DIALECTS)('exports run on job threads (%s)', (dialect) => {
     }
   });
 
-  it('a one-day export is ready within a second of the request on a quiet server (the pool is woken, not polled)', async () => {
+  it('a one-day export is claimed at once and ready within seconds (the pool is woken, not polled)', async () => {
     const started = Date.now();
     const res = await t.app.inject({ method: 'POST', url: '/api/exports', headers: user.auth, payload: body('csv') });
     expect(res.statusCode, res.body).toBe(202);
-    const done = await waitDone(t.app, user, (res.json() as ExportJob).id, 10);
+    const id = (res.json() as ExportJob).id;
+    const done = await waitDone(t.app, user, id, 10);
     const took = Date.now() - started;
     expect(done.status).toBe('done');
-    expect(took).toBeLessThan(1000);
+    // Claimed at once, not at the queue's next poll (every 2 s): the figure on a quiet machine is 0.3-0.5 s
+    // end to end; the bound here leaves room for a machine shared with other work.
+    const row = await t.ctx.storage.db
+      .selectFrom('jobs')
+      .select(['created_at', 'started_at'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect((row.started_at ?? Number.POSITIVE_INFINITY) - row.created_at).toBeLessThan(1000);
+    expect(took).toBeLessThan(5000);
   });
 });
 
