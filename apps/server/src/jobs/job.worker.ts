@@ -140,5 +140,6 @@ port.on('message', (m: ToJobThread) => {
   }
 });
 
-// The kinds' code (PDF fonts, CSV writer) loaded before the thread says it is ready: the first job starts at once.
-void Promise.all(Object.values(JOB_KINDS).map((load) => load())).finally(() => post({ type: 'ready', threadId }));
+// The kinds' code loads with their first job (a kind's module is small; what is heavy, like a PDF's fonts, it
+// loads itself when needed), so a thread is ready as soon as its connection is open.
+post({ type: 'ready', threadId });

@@ -8,7 +8,7 @@ import type { DeviceRow } from '../../storage/schema.js';
 import { DevicesRepository } from '../devices/devices.repository.js';
 import { releaseColumns } from '../readings/readings.json.js';
 import { columnName, type ExportBlock, type ExportSource, exportBlocks, plainNumber, presentParameters } from './export-data.js';
-import { type PdfReport, type PdfStat, renderPdf, type TariffCostSection } from './export-pdf.js';
+import type { PdfReport, PdfStat, TariffCostSection } from './export-pdf.js';
 import { ExportsRepository } from './exports.repository.js';
 import type { ExportPayload, ExportResult } from './exports.service.js';
 import { ZonedIso } from './zoned-iso.js';
@@ -44,6 +44,8 @@ export async function run(input: ExportJobInput, ctx: JobKindContext): Promise<E
     await writeCsv(exportBlocks(src, range, ctx.signal), params, tz, sink, ctx.signal, ctx.progress);
   } else {
     const r = await report(input, device, tz, params, src, ctx);
+    // pdfkit and its fonts load with the first PDF: a thread that only writes CSV starts without them.
+    const { renderPdf } = await import('./export-pdf.js');
     await pipeline(renderPdf(r), sink, { signal: ctx.signal });
   }
   ctx.progress(1);
