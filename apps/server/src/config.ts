@@ -91,6 +91,8 @@ export interface AppConfig {
    * one user may have a quarter of them.
    */
   jobQueueLimit: number;
+  /** A job thread's heap limit in MB (`JOB_WORKER_MEMORY_MB`, default 512): past it the job fails and the thread is replaced. */
+  jobWorkerMemoryMb: number;
   /** Whether this instance reads collected devices (`COLLECTORS`, default on; off on all but one of several instances). */
   collectors: boolean;
   /** Networks collectors may connect to (`COLLECTOR_NETWORKS`, CIDR list; default loopback and the private ranges). */
@@ -291,6 +293,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     pushAllowPrivateEndpoints: bool(env.PUSH_ALLOW_PRIVATE_ENDPOINTS, false),
     jobConcurrency: int(env.JOB_CONCURRENCY, 1, 'JOB_CONCURRENCY'),
     jobQueueLimit: Math.max(1, int(env.JOB_QUEUE_LIMIT, 16, 'JOB_QUEUE_LIMIT')),
+    jobWorkerMemoryMb: Math.max(16, int(env.JOB_WORKER_MEMORY_MB, 512, 'JOB_WORKER_MEMORY_MB')),
     collectors: bool(env.COLLECTORS, true),
     collectorNetworks,
     collectorDiscovery: hostPort(env.COLLECTOR_DISCOVERY_ADDRESS, { host: '255.255.255.255', port: 1918 }, 'COLLECTOR_DISCOVERY_ADDRESS'),

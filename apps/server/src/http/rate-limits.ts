@@ -1,6 +1,6 @@
 import rateLimit from '@fastify/rate-limit';
 import { BoundedMap } from '@phasewatch/shared';
-import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { AppMetrics } from '../metrics/metrics.js';
 import { keyedError } from './errors.js';
 
@@ -60,6 +60,12 @@ export class WindowLimiter {
     w.count++;
     if (w.count <= this.max) return 'ok';
     return w.count === this.max + 1 ? 'first' : 'refused';
+  }
+
+  /** Takes back one counted by `take` (a request refused for another reason, which must not use up the limit). */
+  giveBack(key: string | number): void {
+    const w = this.windows.get(key);
+    if (w && w.count > 0) w.count--;
   }
 
   /** How long until the key's window starts again (its Retry-After). */
@@ -124,6 +130,10 @@ export async function registerRateLimits(app: FastifyInstance, limits: RateLimit
     if (!name) return;
     const limit = limits[name];
     if (limit.max <= 0) return;
+    if (name === 'jobs') {
+      limitJobStarts(route, limit, metrics);
+      return;
+    }
     route.config = {
       ...(route.config as object),
       rateLimit: {
@@ -144,4 +154,30 @@ export async function registerRateLimits(app: FastifyInstance, limits: RateLimit
     errorResponseBuilder: (_req, ctx) =>
       keyedError(429, 'errors.tooManyRequests', { headers: { 'retry-after': String(Math.max(1, Math.ceil(ctx.ttl / 1000))) } }),
   });
+}
+
+/**
+ * The job-start limit: counted per user and route like the others, but a start the queue refuses (503,
+ * the user's share or the queue full) is given back, so asking again while one's own jobs run does not
+ * use up the hour's starts. Counted before the handler (parallel requests cannot pass the limit together).
+ */
+function limitJobStarts(route: RouteOptions, limit: { max: number; windowMs: number }, metrics: AppMetrics): void {
+  const limiter = new WindowLimiter(limit.max, limit.windowMs);
+  const counted = new WeakMap<FastifyRequest, string>();
+  const check = async (req: FastifyRequest) => {
+    const key = byUser(req);
+    if (limiter.take(key) !== 'ok') {
+      metrics.refused('jobs');
+      throw keyedError(429, 'errors.tooManyRequests', {
+        headers: { 'retry-after': String(Math.max(1, Math.ceil(limiter.resetInMs(key) / 1000))) },
+      });
+    }
+    counted.set(req, key);
+  };
+  const giveBack = async (req: FastifyRequest, reply: FastifyReply) => {
+    const key = counted.get(req);
+    if (key !== undefined && reply.statusCode === 503) limiter.giveBack(key);
+  };
+  route.preHandler = [...[route.preHandler ?? []].flat(), check];
+  route.onResponse = [...[route.onResponse ?? []].flat(), giveBack];
 }

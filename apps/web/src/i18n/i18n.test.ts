@@ -85,6 +85,7 @@ describe('language', () => {
     expect(flatten(i18n.getResourceBundle('tr', 'translation'))['collectors.stepSource']).toBeUndefined();
     await loadArea('collectors', 'tr');
     await loadArea('integrations', 'tr');
+    await loadArea('jobs', 'tr');
     await loadArea('notifications', 'tr');
     await loadArea('tariffs', 'tr');
     expect(i18n.getResourceBundle('tr', 'translation')).toEqual(catalogues.tr);

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { BaseContext } from '../../context.js';
 import { JobQueue } from '../../jobs/job-queue.js';
+import { JobPool, jobTarget } from '../../jobs/pool.js';
 import type { Realtime } from '../../realtime/index.js';
 import { ComparisonsRepository } from '../comparisons/comparisons.repository.js';
 import { comparisonsRoutes } from '../comparisons/comparisons.routes.js';
@@ -19,6 +20,8 @@ export interface Analytics {
   comparisons: ComparisonsService;
   exports: ExportsService;
   jobs: JobQueue;
+  /** The worker threads the jobs' reading and rendering run on (`JOB_CONCURRENCY` of them). */
+  pool: JobPool;
 }
 
 /**
@@ -42,13 +45,21 @@ export async function createAnalytics(
     log: app.log.child({ module: 'jobs' }),
   });
   base.metrics.watch({ jobQueues: () => jobs.queueDepths() });
+  // One thread per job the queue runs at once: a claimed job starts on an idle thread without waiting for one.
+  const pool = new JobPool({
+    size: base.config.jobConcurrency,
+    target: jobTarget(base.storage),
+    rules: { jitterRatio: base.config.energyJitterRatio, gapLimitMs: base.config.energyGapLimitMs },
+    maxOldGenerationSizeMb: base.config.jobWorkerMemoryMb,
+    log: app.log.child({ module: 'job-pool' }),
+  });
   const analytics = new AnalyticsService(devices, telemetry.readings);
   const comparisons = new ComparisonsService(new ComparisonsRepository(base.storage.db), devices);
   const exports = new ExportsService({
     repo: new ExportsRepository(base.storage.db),
     devices,
-    source: { readings: telemetry.readings, repo: telemetry.readingsRepository },
     queue: jobs,
+    pool,
     log: app.log.child({ module: 'exports' }),
     notifyReady: (userId, job) =>
       realtime.sendToUser(userId, 'exportReady', { exportId: job.id, fileName: job.fileName, downloadUrl: job.downloadUrl }),
@@ -63,8 +74,12 @@ export async function createAnalytics(
     },
     { prefix: '/api' },
   );
+  // The threads start with the first job (then stay, waiting): an instance that never runs one pays nothing.
   app.addHook('onReady', async () => jobs.start());
-  // Before storage closes (onClose hooks run after every preClose).
-  app.addHook('preClose', async () => jobs.stop());
-  return { analytics, comparisons, exports, jobs };
+  // Before storage closes (onClose hooks run after every preClose); the threads after their jobs went back.
+  app.addHook('preClose', async () => {
+    await jobs.stop();
+    await pool.close();
+  });
+  return { analytics, comparisons, exports, jobs, pool };
 }

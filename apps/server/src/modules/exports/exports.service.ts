@@ -1,36 +1,27 @@
-import { once } from 'node:events';
-import { Readable, type Writable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { Readable } from 'node:stream';
 import {
-  addLocalDays,
   EXPORT_LIST_LIMIT,
   EXPORT_RETENTION_MS,
   type ExportFormat,
   type ExportJob,
   type ExportRequestParsed,
-  energyDirection,
-  FALLBACK_TIMEZONE,
   isStorableId,
   LANGUAGES,
   type Language,
   PARAMETER_NAMES,
-  parameterInfo,
   type ReadingInterval,
-  startOfLocalDay,
 } from '@phasewatch/shared';
-import { stringify } from 'csv-stringify';
 import type { FastifyBaseLogger } from 'fastify';
 import { ApiError, keyedError, notFound } from '../../http/errors.js';
 import type { JobContext, JobQueue, RunningJob } from '../../jobs/job-queue.js';
 import { QueueFullError } from '../../jobs/job-queue.js';
+import type { JobPool } from '../../jobs/pool.js';
 import type { DeviceRow, JobRow } from '../../storage/schema.js';
 import { serverDate } from '../accounts/accounts.service.js';
 import type { DevicesRepository } from '../devices/devices.repository.js';
-import { releaseColumns } from '../readings/readings.json.js';
-import { columnName, type ExportBlock, type ExportSource, exportBlocks, plainNumber, presentParameters } from './export-data.js';
-import { type PdfReport, type PdfStat, renderPdf, type TariffCostSection } from './export-pdf.js';
-import { ChunkSink, EXPORTS_QUEUE, type ExportsRepository } from './exports.repository.js';
-import { ZonedIso } from './zoned-iso.js';
+import type { ExportJobInput } from './export-job.js';
+import type { TariffCostSection } from './export-pdf.js';
+import { EXPORTS_QUEUE, type ExportsRepository } from './exports.repository.js';
 
 /** What a queued export holds (the job's payload). */
 export interface ExportPayload {
@@ -53,6 +44,8 @@ export interface ExportResult {
   chunks: number;
   size: number;
   parameters: string[];
+  /** The worker thread the file was read and rendered on (never the main thread's 0). */
+  threadId?: number;
 }
 
 /**
@@ -72,8 +65,9 @@ export const NO_EXTRAS: ReportExtras = {
 export interface ExportsDeps {
   repo: ExportsRepository;
   devices: DevicesRepository;
-  source: ExportSource;
   queue: JobQueue;
+  /** The worker threads the exports' reading and rendering run on. */
+  pool: JobPool;
   log: FastifyBaseLogger;
   /** Tells the owner's hub connections that a file is ready. */
   notifyReady(userId: number, job: ExportJob): void;
@@ -220,174 +214,27 @@ export class ExportsService {
     return { stream: Readable.from(pieces(), { objectMode: false }), name: fileNameOf(p), format: p.format, size: result.size };
   }
 
+  /**
+   * Runs an export in the job pool (the `export` kind, export-job.ts): the reading and the file's rendering
+   * happen on a worker thread; here only what other modules add to a report is found, and the file's
+   * pieces are stored as the worker sends them.
+   */
   private async run(job: RunningJob<ExportPayload>, ctx: JobContext): Promise<ExportResult> {
     const p = job.payload;
-    const device = await this.deps.devices.findForUser(job.userId, p.deviceId);
-    if (!device) throw new Error('the device was deleted');
-    const tz = (await this.repo.userSettings(job.userId))?.timezone ?? FALLBACK_TIMEZONE;
-    const src = this.deps.source;
-    const present = await presentParameters(src, { deviceId: p.deviceId, tz, from: p.from, to: p.to });
-    // "All parameters" is what the device sent; asked-for ones it never sent stay as empty columns.
-    const params = p.allParameters ? present : p.parameters;
-    const sink = new ChunkSink((seq, data) => this.repo.saveChunk(job.id, job.attempt, seq, data));
-    const range = { deviceId: p.deviceId, tz, params, interval: p.interval, from: p.from, to: p.to };
-    if (p.format === 'csv') {
-      await writeCsv(exportBlocks(src, range, ctx.signal), params, tz, sink, ctx);
-    } else {
-      const report = await this.report(job.userId, device, p, tz, params, ctx);
-      await pipeline(renderPdf(report), sink, { signal: ctx.signal });
-    }
-    await ctx.progress(1);
-    return { attempt: job.attempt, chunks: sink.chunks, size: sink.size, parameters: params };
-  }
-
-  /** Everything the PDF shows, read before it is drawn (a PDF's range is bounded: ~3,000 rows). */
-  private async report(
-    userId: number,
-    device: DeviceRow,
-    p: ExportPayload,
-    tz: string,
-    params: string[],
-    ctx: JobContext,
-  ): Promise<PdfReport> {
-    const src = this.deps.source;
-    const ts: number[] = [];
-    const cols: number[][] = params.map(() => []);
-    for await (const b of exportBlocks(
-      src,
-      { deviceId: p.deviceId, tz, params, interval: p.interval, from: p.from, to: p.to },
-      ctx.signal,
-    )) {
-      for (let i = 0; i < b.ts.length; i++) {
-        ts.push(b.ts[i] as number);
-        for (let j = 0; j < params.length; j++) (cols[j] as number[]).push((b.cols[j] as ArrayLike<number>)[i] as number);
-      }
-      await ctx.progress(b.done * 0.6);
-    }
-    const direction = energyDirection(device.type_code);
-    const energyCounters = await src.readings.energyCounters(p.deviceId, direction);
-    const instants = params.filter((x) => parameterInfo(x)?.kind !== 'counter');
-    const counters = params.filter((x) => parameterInfo(x)?.kind === 'counter');
-    const lineUnit = instants.length ? parameterInfo(instants[0] as string)?.unit : undefined;
-    const lineParams = instants.filter((x) => parameterInfo(x)?.unit === lineUnit).slice(0, 3);
-
-    // Chart buckets: the export's interval (raw rows drawn as quarter-hours).
-    const chartInterval = p.interval === 'raw' ? '15m' : p.interval;
-    const chartParams = [...new Set([...energyCounters, ...lineParams, ...counters])];
-    const chartAnswer = await src.readings.readings(p.deviceId, tz, {
-      from: p.from,
-      to: p.to,
-      interval: chartInterval,
-      params: chartParams,
-    });
-    const chartTs = Array.from(chartAnswer.ts);
-    const column = (name: string, key: 'delta' | 'avg'): (number | null)[] | null => {
-      const s = chartAnswer.series[name] as Record<string, unknown> | undefined;
-      const c = s?.[key] as Float64Array | undefined;
-      return c ? Array.from(c, (v) => (Number.isNaN(v) ? null : v)) : null;
-    };
-    let energy: (number | null)[] | null = null;
-    for (const c of energyCounters) {
-      const d = column(c, 'delta');
-      if (!d) continue;
-      const sum: (number | null)[] = energy ?? chartTs.map(() => null);
-      d.forEach((v, i) => {
-        if (v !== null) sum[i] = Math.round(((sum[i] ?? 0) + v) * 1e6) / 1e6;
-      });
-      energy = sum;
-    }
-    const lines = lineParams.flatMap((x) => {
-      const values = column(x, 'avg');
-      return values ? [{ param: x, unit: parameterInfo(x)?.unit ?? '', values }] : [];
-    });
-    const perBucket = new Map(counters.map((c) => [c, column(c, 'delta')]));
-    releaseColumns(chartAnswer);
-
-    // Exact figures over the whole period: one bucket of the stored level the interval reads.
-    const edges = statsEdges(p.interval, p.from, p.to, tz);
-    const whole = await src.readings.readingsOver(p.deviceId, tz, edges.edges, edges.source, [...new Set([...params, ...energyCounters])]);
-    const one = (name: string, key: 'avg' | 'min' | 'max' | 'delta'): number | null => {
-      const s = whole.series[name] as Record<string, unknown> | undefined;
-      const v = (s?.[key] as Float64Array | undefined)?.[0];
-      return v === undefined || Number.isNaN(v) ? null : v;
-    };
-    const stats: PdfStat[] = params.map((x) => {
-      const unit = parameterInfo(x)?.unit ?? '';
-      if (parameterInfo(x)?.kind !== 'counter')
-        return { param: x, unit, min: one(x, 'min'), max: one(x, 'max'), avg: one(x, 'avg'), total: null };
-      const b = (perBucket.get(x) ?? []).filter((v): v is number => v !== null);
-      return {
-        param: x,
-        unit,
-        min: b.length ? Math.min(...b) : null,
-        max: b.length ? Math.max(...b) : null,
-        avg: b.length ? Math.round((b.reduce((a, c) => a + c, 0) / b.length) * 1e6) / 1e6 : null,
-        total: one(x, 'delta'),
+    let extras: ExportJobInput['extras'] = null;
+    if (p.format === 'pdf') {
+      const device = await this.deps.devices.findForUser(job.userId, p.deviceId);
+      if (!device) throw new Error('the device was deleted');
+      extras = {
+        location: await this.extras.locationName(job.userId, device),
+        costs: await this.extras.tariffCosts(job.userId, device, p.from, p.to),
       };
-    });
-    const energyTotal = energyCounters.reduce<number | null>((acc, c) => {
-      const v = one(c, 'delta');
-      return v === null ? acc : Math.round(((acc ?? 0) + v) * 1e6) / 1e6;
-    }, null);
-    releaseColumns(whole);
-    await ctx.progress(0.8);
-
-    return {
-      language: p.language,
-      tz,
-      device: { name: device.name, model: device.model, typeName: device.type_name, mac: device.mac },
-      location: await this.extras.locationName(userId, device),
-      from: p.from,
-      to: p.to,
-      interval: p.interval,
-      createdAt: this.now(),
-      energy: { produced: direction === 'export', kwh: energyTotal },
-      costs: await this.extras.tariffCosts(userId, device, p.from, p.to),
-      stats,
-      chart: { ts: chartTs, bucketMs: chartInterval === '24h' ? 86_400_000 : BUCKET_MS[chartInterval], energy, lines },
-      table: { params, ts, cols },
-    };
-  }
-}
-
-const BUCKET_MS = { '15m': 900_000, '30m': 1_800_000, '1h': 3_600_000 } as const;
-
-/** One bucket covering the period on a stored level: its exact minimum, maximum, mean and energy. */
-function statsEdges(interval: ReadingInterval, from: number, to: number, tz: string): { edges: number[]; source: '15m' | '1h' | 'day' } {
-  if (interval === '24h') return { edges: [startOfLocalDay(from, tz), addLocalDays(startOfLocalDay(to - 1, tz), 1, tz)], source: 'day' };
-  const w = interval === '1h' ? 3_600_000 : 900_000;
-  return { edges: [Math.floor(from / w) * w, Math.ceil(to / w) * w], source: interval === '1h' ? '1h' : '15m' };
-}
-
-/**
- * Writes the CSV's records through csv-stringify into the sink: the header, then a row per reading or
- * bucket, a block at a time (progress reported per block). Records are written synchronously while the
- * stringifier takes them, waiting only when it asks to (a promise per record, as an async generator
- * gives, cost more than formatting the record).
- */
-async function writeCsv(
-  blocks: AsyncIterable<ExportBlock>,
-  params: readonly string[],
-  tz: string,
-  sink: Writable,
-  ctx: JobContext,
-): Promise<void> {
-  const csv = stringify({ record_delimiter: 'windows' });
-  const piped = pipeline(csv, sink, { signal: ctx.signal });
-  // A failure of the sink ends the writes below through the stringifier's error.
-  piped.catch(() => {});
-  if (!csv.write(['time', ...params.map(columnName)])) await once(csv, 'drain', { signal: ctx.signal });
-  const iso = new ZonedIso(tz);
-  for await (const b of blocks) {
-    const n = b.ts.length;
-    for (let i = 0; i < n; i++) {
-      const row = new Array<string>(params.length + 1);
-      row[0] = iso.format(b.ts[i] as number);
-      for (let j = 0; j < params.length; j++) row[j + 1] = plainNumber((b.cols[j] as ArrayLike<number>)[i] as number);
-      if (!csv.write(row)) await once(csv, 'drain', { signal: ctx.signal });
     }
-    await ctx.progress(b.done);
+    const input: ExportJobInput = { userId: job.userId, attempt: job.attempt, payload: p, extras, createdAt: this.now() };
+    return (await this.deps.pool.run('export', input, {
+      signal: ctx.signal,
+      progress: (f) => ctx.progress(f),
+      save: (seq, data) => this.repo.saveChunk(job.id, job.attempt, seq, data),
+    })) as ExportResult;
   }
-  csv.end();
-  await piped;
 }

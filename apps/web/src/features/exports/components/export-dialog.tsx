@@ -42,6 +42,7 @@ import { fieldErrorText } from '@/lib/error-text';
 import { useCreateExport } from '../api/create-export';
 import { downloadExport } from '../api/download-export';
 import { useExports } from '../api/get-exports';
+import { JobFailureReason } from '../job-failure';
 
 export interface ExportDialogProps {
   opened: boolean;
@@ -288,6 +289,7 @@ function StartedExport({ job }: { job: ExportJob }) {
     return (
       <Alert color="red" role="alert">
         {t('messages.exportFailed')}
+        <JobFailureReason error={job.error} />
       </Alert>
     );
   if (job.status !== 'done')

@@ -9,6 +9,7 @@ import { loadArea } from '@/i18n';
 import { downloadExport } from '../api/download-export';
 import { exportKeys, getExport } from '../api/get-exports';
 import { onPendingChange, pendingExports, settleExport } from '../export-tracker';
+import { jobFailureKey } from '../job-failure';
 
 type FileRef = Pick<ExportJob, 'id' | 'fileName' | 'format'>;
 
@@ -56,12 +57,16 @@ export function ExportNotices() {
         }),
       );
     };
-    const failed = (id: string) => {
+    const failed = (job: ExportJob) => {
+      const id = job.id;
       settleExport(id);
       void qc.invalidateQueries({ queryKey: exportKeys.all });
       if (announced.has(id)) return;
       announced.add(id);
-      notifications.show({ color: 'red', message: t('messages.exportFailed') });
+      // The server's reason when it named one the user can read (a job thread that crashed or ran out of memory).
+      const reason = jobFailureKey(job.error);
+      if (!reason) notifications.show({ color: 'red', message: t('messages.exportFailed') });
+      else void loadArea('jobs').finally(() => notifications.show({ color: 'red', message: `${t('messages.exportFailed')} ${t(reason)}` }));
     };
 
     const offHub = hub?.on('exportReady', (e) => {
@@ -79,7 +84,7 @@ export function ExportNotices() {
         try {
           const job = await getExport(p.id);
           if (job.status === 'done') ready(job);
-          else if (job.status === 'failed') failed(job.id);
+          else if (job.status === 'failed') failed(job);
         } catch {
           // Gone (expired) or the network: asked again on the next round.
         }

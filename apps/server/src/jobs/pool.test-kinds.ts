@@ -1,0 +1,50 @@
+import type { JobKindContext } from './kinds.js';
+
+/** Kinds the pool's tests run (registered through `extraKinds`): one that works, and ones that end their thread. */
+export async function run(input: { what: 'echo' | 'exit' | 'throwLater' | 'hog' | 'write' | 'wait' }, ctx: JobKindContext) {
+  switch (input.what) {
+    case 'echo': {
+      const users = await ctx.storage.db
+        .selectFrom('users')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
+      const sink = ctx.sink();
+      // Three pieces and a bit (CHUNK_BYTES is 1 MiB).
+      for (let i = 0; i < 13; i++) {
+        if (!sink.write(Buffer.alloc(256 * 1024, 65 + i))) await new Promise((r) => sink.once('drain', r));
+        ctx.progress(i / 13);
+      }
+      await new Promise<void>((resolve, reject) => sink.end((err?: Error | null) => (err ? reject(err) : resolve())));
+      return { threadId: ctx.threadId, users: Number(users.n), chunks: sink.chunks, size: sink.size };
+    }
+    case 'write':
+      // The thread's connection is read-only.
+      await ctx.storage.db
+        .insertInto('jobs')
+        .values({ id: 'x', queue: 'q', user_id: 1, payload: '{}', status: 'queued', created_at: 0 })
+        .execute();
+      return null;
+    case 'exit':
+      process.exit(7);
+      break;
+    case 'throwLater':
+      setTimeout(() => {
+        throw new Error('boom');
+      }, 1);
+      await new Promise((r) => setTimeout(r, 60_000));
+      return null;
+    case 'hog': {
+      const keep: number[][] = [];
+      for (;;) keep.push(new Array(1_000_000).fill(keep.length + 0.5));
+    }
+    case 'wait':
+      await new Promise((resolve, reject) => {
+        const timer = setTimeout(resolve, 60_000);
+        ctx.signal.addEventListener('abort', () => {
+          clearTimeout(timer);
+          reject(ctx.signal.reason as Error);
+        });
+      });
+      return null;
+  }
+}
