@@ -276,7 +276,7 @@ export function phaseEvents(
     if (mean < PQ_LIMITS.interruption) {
       interruption = true;
       const lo = mins ? (mins[i] as number) : Number.NaN;
-      extend(2, t, lo < mean ? lo : mean);
+      extend(2, t, Number.isNaN(lo) ? mean : Math.min(lo, mean));
     } else if (mean >= PQ_LIMITS.lower95 && mean <= PQ_LIMITS.upper) {
       if (mins && (mins[i] as number) < PQ_LIMITS.lower95) {
         dip = true;
