@@ -30,6 +30,7 @@ import {
   type NotificationsBuildOptions,
 } from './modules/notifications/notifications.module.js';
 import { createPlaces } from './modules/places.js';
+import { createPowerQuality } from './modules/power-quality/index.js';
 import { createTelemetry } from './modules/telemetry.js';
 import { createRealtime } from './realtime/index.js';
 import { openStorage, type Storage } from './storage/database.js';
@@ -171,6 +172,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
   const realtime = await createRealtime(app, base, telemetry);
   notifications = await createNotifications(app, { ...base, telemetry, realtime }, mail, opts.notifications);
   const places = await createPlaces(app, base, telemetry);
+  const powerQuality = await createPowerQuality(app, base, telemetry);
   const analytics = await createAnalytics(app, base, telemetry, realtime, places.reportExtras);
   const ctx: AppContext = { ...base, telemetry, realtime, notifications, places, analytics, routes };
 
