@@ -31,6 +31,7 @@ import {
 } from './modules/notifications/notifications.module.js';
 import { createPlaces } from './modules/places.js';
 import { createPowerQuality } from './modules/power-quality/index.js';
+import { powerQualityPdfJob } from './modules/power-quality/power-quality.job.js';
 import { createTelemetry } from './modules/telemetry.js';
 import { createRealtime } from './realtime/index.js';
 import { openStorage, type Storage } from './storage/database.js';
@@ -173,7 +174,11 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
   notifications = await createNotifications(app, { ...base, telemetry, realtime }, mail, opts.notifications);
   const places = await createPlaces(app, base, telemetry);
   const powerQuality = await createPowerQuality(app, base, telemetry);
-  const analytics = await createAnalytics(app, base, telemetry, realtime, places.reportExtras);
+  // Issue 30: the power-quality PDF runs as an export job beside the data exports.
+  const analytics = await createAnalytics(app, base, telemetry, realtime, {
+    ...places.reportExtras,
+    powerQuality: powerQualityPdfJob(powerQuality),
+  });
   const ctx: AppContext = { ...base, telemetry, realtime, notifications, places, analytics, routes };
 
   const indexHtml = path.join(config.webDistDir, 'index.html');

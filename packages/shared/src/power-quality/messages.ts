@@ -4,6 +4,8 @@
  */
 export const POWER_QUALITY_VALIDATION_MESSAGES = {
   'quality.errors.notMonday': 'must be a Monday YYYY-MM-DD',
+  'quality.errors.pdfOnly': 'the power-quality report is a PDF',
+  'quality.errors.weekOnlyForReport': 'only the power-quality report takes a week',
 } as const;
 
 /** Errors the power-quality service answers on purpose. */

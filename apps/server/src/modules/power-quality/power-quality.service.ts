@@ -56,6 +56,21 @@ async function firstVoltage(db: Kysely<Database>, deviceId: number): Promise<num
   return row ? Number(row.ts) : null;
 }
 
+/** The device, its phases and zone, and the week's period; throws the route's 404 / 400 answers. */
+export async function resolveWeek(src: PowerQualitySource, userId: number, deviceId: number, week: string, now: number) {
+  const device = await src.devices.findForUser(userId, deviceId);
+  if (!device) throw keyedError(404, 'errors.deviceNotFound');
+  const phases = voltagePhases(device.type_code);
+  if (phases.length === 0) throw keyedError(404, 'quality.errors.noVoltage');
+  const { tz, location } = await reportZone(src, userId, device);
+  const { from, to } = localWeek(week, tz);
+  if (from > now) throw keyedError(400, 'quality.errors.weekInFuture', { field: 'week' });
+  const first = await firstVoltage(src.db, device.id);
+  if (first === null) throw keyedError(404, 'quality.errors.noVoltage');
+  if (to <= first) throw keyedError(400, 'quality.errors.weekBeforeFirstReading', { field: 'week' });
+  return { device, phases, tz, location, from, to };
+}
+
 /**
  * The EN 50160 report of a device's local week (`week`: its Monday, already checked to be one), computed
  * from raw readings (vave/vmin/vmax of its phases and frq1) with packages/shared/src/power-quality. Answers
@@ -69,17 +84,7 @@ export async function loadPowerQualityReport(
   week: string,
   now = Date.now(),
 ): Promise<PowerQualityResponse> {
-  const device = await src.devices.findForUser(userId, deviceId);
-  if (!device) throw keyedError(404, 'errors.deviceNotFound');
-  const phases = voltagePhases(device.type_code);
-  if (phases.length === 0) throw keyedError(404, 'quality.errors.noVoltage');
-  const { tz, location } = await reportZone(src, userId, device);
-  const { from, to } = localWeek(week, tz);
-  if (from > now) throw keyedError(400, 'quality.errors.weekInFuture', { field: 'week' });
-  const first = await firstVoltage(src.db, device.id);
-  if (first === null) throw keyedError(404, 'quality.errors.noVoltage');
-  if (to <= first) throw keyedError(400, 'quality.errors.weekBeforeFirstReading', { field: 'week' });
-
+  const { device, phases, tz, location, from, to } = await resolveWeek(src, userId, deviceId, week, now);
   const names = phases.flatMap((p) => [`vave${p}`, `vmin${p}`, `vmax${p}`]);
   names.push('frq1');
   const { first: binStart, count } = weekBins(from, to);

@@ -1,4 +1,8 @@
-import { localWeek, type PowerQualityResponse } from '@phasewatch/shared';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { type ExportJob, localWeek, type PowerQualityResponse } from '@phasewatch/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, signUp, type TestApp } from '../../test/app.js';
 import { DIALECTS } from '../../test/storage.js';
@@ -215,5 +219,51 @@ describe.each(DIALECTS)('power quality (%s)', (dialect) => {
       expect(res.statusCode, res.body).toBe(404);
       expect((res.json() as { errors: { key: string }[] }).errors[0]?.key).toBe('quality.errors.noVoltage');
     }
+  });
+
+  it('renders the week as a PDF through the export jobs, in en / pl / tr, checked like the route', async () => {
+    const post = (payload: Record<string, unknown>, who = user) =>
+      t.app.inject({ method: 'POST', url: '/api/exports', headers: who.auth, payload });
+    const texts: Record<string, string> = {};
+    for (const language of ['en', 'pl', 'tr'] as const) {
+      const res = await post({ deviceId: meter, format: 'pdf', report: 'power-quality', week: WEEK, language });
+      expect(res.statusCode, res.body).toBe(202);
+      const job = res.json() as ExportJob;
+      expect(job).toMatchObject({ fileName: `power-quality-${WEEK}`, format: 'pdf', from, to });
+      await t.ctx.analytics.jobs.idle();
+      const done = (await t.app.inject({ method: 'GET', url: `/api/exports/${job.id}`, headers: user.auth })).json() as ExportJob;
+      expect(done.status, done.error ?? '').toBe('done');
+      const file = await t.app.inject({ method: 'POST', url: `/api/exports/${job.id}/download`, headers: user.auth });
+      expect(file.headers['content-type']).toBe('application/pdf');
+      const dir = mkdtempSync(path.join(os.tmpdir(), 'pw-pq-'));
+      writeFileSync(path.join(dir, 'r.pdf'), file.rawPayload);
+      texts[language] = execFileSync('pdftotext', ['-layout', path.join(dir, 'r.pdf'), '-']).toString();
+    }
+    expect(texts.en).toContain('Supply voltage report (EN 50160)');
+    expect(texts.en).toContain('Does not meet EN 50160');
+    expect(texts.en).toContain('Meter 1');
+    expect(texts.en).toContain('2026-11-16T00:00:00+01:00');
+    expect(texts.en).toMatch(/L2\s+1008\s+1 \(0\.1%\)\s+1\s+0\s+0\s+190\.0/);
+    expect(texts.en).toContain('2026-11-19T03:02:00+01:00');
+    expect(texts.en).toContain('Interruption (long)');
+    expect(texts.en).toContain('2026-11-17T12:10:00+01:00');
+    expect(texts.en).toContain('Indicative, not a Class A/S instrument');
+    expect(texts.pl).toContain('Raport napięcia zasilania (EN 50160)');
+    expect(texts.pl).toContain('Niezgodne z EN 50160');
+    expect(texts.pl).toContain('Przerwa (długa)');
+    expect(texts.tr).toContain('Besleme gerilimi raporu (EN 50160)');
+    expect(texts.tr).toContain('Kesinti (uzun)');
+    // Checked before queueing: not a Monday, a future week, another user's device, no voltage, not a PDF.
+    const bad = async (payload: Record<string, unknown>, status: number, field?: string, who = user) => {
+      const res = await post(payload, who);
+      expect(res.statusCode, res.body).toBe(status);
+      if (field) expect((res.json() as { errors: { field: string }[] }).errors.map((e) => e.field)).toContain(field);
+    };
+    await bad({ deviceId: meter, format: 'pdf', report: 'power-quality', week: '2026-11-17' }, 400, 'week');
+    await bad({ deviceId: meter, format: 'pdf', report: 'power-quality', week: '2099-01-05' }, 400, 'week');
+    await bad({ deviceId: meter, format: 'pdf', report: 'power-quality' }, 400, 'week');
+    await bad({ deviceId: meter, format: 'csv', report: 'power-quality', week: WEEK }, 400, 'format');
+    await bad({ deviceId: meter, format: 'pdf', report: 'power-quality', week: WEEK }, 404, undefined, other);
+    await bad({ deviceId: thermostat, format: 'pdf', report: 'power-quality', week: WEEK }, 404);
   });
 });
