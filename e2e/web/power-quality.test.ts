@@ -27,7 +27,9 @@ interface QualityTexts {
   };
 }
 const texts = (lng: Lang) =>
-  JSON.parse(readFileSync(path.resolve(import.meta.dirname, `../../apps/web/src/i18n/locales/quality/${lng}.json`), 'utf8')) as QualityTexts;
+  JSON.parse(
+    readFileSync(path.resolve(import.meta.dirname, `../../apps/web/src/i18n/locales/quality/${lng}.json`), 'utf8'),
+  ) as QualityTexts;
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const MIN = 60_000;
 
@@ -130,16 +132,14 @@ describe.each(LANGS)('power-quality screen (%s)', (lng) => {
     const report = page.locator('[data-quality-report]');
     await report.waitFor();
     expect(await report.getAttribute('data-verdict')).toBe('fail');
-    await expect.poll(() => page.locator('[data-week-verdict]').innerText()).toBe(t.verdict.fail);
-    expect(await page.locator('[data-indicative]').innerText()).toBe(t.indicative);
+    await expect.poll(() => page.locator('[data-week-verdict]').textContent()).toBe(t.verdict.fail);
+    expect(await page.locator('[data-indicative]').textContent()).toBe(t.indicative);
     // Per phase: L1 passes (its interruption's bin flagged), L2 fails (one bin below 195.5 V), L3 fails (above 253 V).
-    expect(await page.locator('[data-phase-bars] [data-phase]').evaluateAll((els) => els.map((e) => e.getAttribute('data-verdict')))).toEqual([
-      'pass',
-      'fail',
-      'fail',
-    ]);
+    expect(
+      await page.locator('[data-phase-bars] [data-phase]').evaluateAll((els) => els.map((e) => e.getAttribute('data-verdict'))),
+    ).toEqual(['pass', 'fail', 'fail']);
     expect(await page.locator('[data-event]').evaluateAll((els) => els.map((e) => e.getAttribute('data-event')))).toEqual(['interruption']);
-    expect(await page.locator('[data-event]').first().innerText()).toContain(t.kind.interruption);
+    expect(await page.locator('[data-event]').first().textContent()).toContain(t.kind.interruption);
     expect(await page.locator('[data-overvoltage-row]').count()).toBe(2);
     expect(await page.locator('[data-trend-chart] path[data-phase-line]').count()).toBe(3);
     await page.locator('[data-histogram]').waitFor();
@@ -156,7 +156,7 @@ describe.each(LANGS)('power-quality screen (%s)', (lng) => {
     await page.locator('[data-week-picker] button').first().click();
     await expect.poll(() => new URL(page.url()).searchParams.get('week')).not.toBe(null);
     await page.locator('[data-quality-error]').waitFor();
-    expect(await page.locator('[data-quality-error] [role=alert]').innerText()).toBe(t.errors.weekBeforeFirstReading);
+    expect(await page.locator('[data-quality-error] [role=alert]').textContent()).toBe(t.errors.weekBeforeFirstReading);
     expect(await axeViolations(page)).toEqual([]);
   });
 });

@@ -81,7 +81,10 @@ export const routes: RouteObject[] = [
           { path: routePatterns.deviceOverview, ...page(() => import('./routes/device-overview') as unknown as Promise<Module>) },
           {
             path: routePatterns.deviceQuality,
-            ...page(withArea('quality', () => import('./routes/power-quality') as unknown as Promise<Module>)),
+            ...page(
+              withArea('quality', () => import('./routes/power-quality') as unknown as Promise<Module>),
+              'PowerQualityPage',
+            ),
           },
           { path: paths.profile, ...page(() => import('./routes/profile') as unknown as Promise<Module>) },
           {

@@ -4,7 +4,7 @@ import { dateTimeFormat, numberFormat } from '@/lib/intl';
 export const PHASE_COLORS = ['#1c7ed6', '#2f9e44', '#ae3ec9'] as const;
 export const phaseColor = (phase: number): string => PHASE_COLORS[(phase - 1) % 3] as string;
 
-export const VERDICT_COLORS: Record<PqVerdict, string> = { pass: 'green', fail: 'red', 'not-assessable': 'gray' };
+export const VERDICT_COLORS: Record<PqVerdict, string> = { pass: 'green.9', fail: 'red.9', 'not-assessable': 'gray.7' };
 
 /** Volts with one decimal in the language's format. */
 export const formatVolts = (v: number | null, lng: string): string =>

@@ -46,7 +46,7 @@ export function PhaseBars({ report }: { report: PowerQualityResponse }) {
             <Text fw={700} size="sm">
               {t('quality.phase', { phase: p.phase })}
             </Text>
-            <Text size="xs" c={na ? 'dimmed' : p.verdict === 'pass' ? 'green.8' : 'red.8'} fw={600}>
+            <Text size="xs" fw={700}>
               {t(`quality.verdict.${p.verdict}`)}
             </Text>
           </Stack>

@@ -193,7 +193,7 @@ function Report({ report: r, pdf }: { report: PowerQualityResponse; pdf?: ReactN
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th>{t('quality.table.phase')}</Table.Th>
-                  <Table.Th>{t('quality.events')}</Table.Th>
+                  <Table.Th>{t('quality.event')}</Table.Th>
                   <Table.Th>{t('quality.start')}</Table.Th>
                   <Table.Th>{t('quality.duration')}</Table.Th>
                   <Table.Th>{t('quality.extreme')}</Table.Th>
@@ -241,7 +241,7 @@ function Report({ report: r, pdf }: { report: PowerQualityResponse; pdf?: ReactN
               <Table.Tr>
                 <Table.Th scope="row">{t('quality.count')}</Table.Th>
                 {r.overvoltageDays.map((d) => (
-                  <Table.Td key={d.date} data-day={d.date} c={d.count > 0 ? 'red.8' : undefined}>
+                  <Table.Td key={d.date} data-day={d.date} c={d.count > 0 ? 'red.9' : undefined}>
                     {d.count}
                   </Table.Td>
                 ))}
