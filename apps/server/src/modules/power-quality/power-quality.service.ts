@@ -2,6 +2,7 @@ import {
   computePowerQuality,
   deviceKind,
   FALLBACK_TIMEZONE,
+  isMonday,
   localWeek,
   type PowerQualityResponse,
   type PqPhase,
@@ -60,6 +61,7 @@ async function firstVoltage(db: Kysely<Database>, deviceId: number): Promise<num
 export async function resolveWeek(src: PowerQualitySource, userId: number, deviceId: number, week: string, now: number) {
   const device = await src.devices.findForUser(userId, deviceId);
   if (!device) throw keyedError(404, 'errors.deviceNotFound');
+  if (!isMonday(week)) throw keyedError(400, 'quality.errors.notMonday', { field: 'week' });
   const phases = voltagePhases(device.type_code);
   if (phases.length === 0) throw keyedError(404, 'quality.errors.noVoltage');
   const { tz, location } = await reportZone(src, userId, device);
@@ -72,10 +74,10 @@ export async function resolveWeek(src: PowerQualitySource, userId: number, devic
 }
 
 /**
- * The EN 50160 report of a device's local week (`week`: its Monday, already checked to be one), computed
+ * The EN 50160 report of a device's local week (`week`: its Monday), computed
  * from raw readings (vave/vmin/vmax of its phases and frq1) with packages/shared/src/power-quality. Answers
- * 404 for another user's device or one without voltage readings, 400 (field `week`) for a week that has not
- * started or ends before the device's first voltage reading. Used by the route and the PDF export job.
+ * 404 for another user's device or one without voltage readings, 400 (field `week`) for a week that is not a
+ * Monday, has not started or ends before the device's first voltage reading. Used by the route and the PDF export job.
  */
 export async function loadPowerQualityReport(
   src: PowerQualitySource,
