@@ -1,9 +1,9 @@
 import { localWeek, type PowerQualityResponse } from '@phasewatch/shared';
-import { DEMO_FLEET } from '../apps/simulator/src/embedded.js';
-import { createModel, KIND_TYPE_CODES } from '../apps/simulator/src/models/index.js';
 import { DevicesRepository } from '../apps/server/src/modules/devices/devices.repository.js';
 import { LocationsRepository } from '../apps/server/src/modules/locations/locations.repository.js';
 import { loadPowerQualityReport, type PowerQualitySource } from '../apps/server/src/modules/power-quality/power-quality.service.js';
+import { DEMO_FLEET } from '../apps/simulator/src/embedded.js';
+import { createModel, KIND_TYPE_CODES } from '../apps/simulator/src/models/index.js';
 import type { BenchContext } from './run.js';
 import { timed } from './support/timing.js';
 import { benchApp } from './telemetry-fixtures.js';
