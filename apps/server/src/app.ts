@@ -32,6 +32,8 @@ import {
   type NotificationsBuildOptions,
 } from './modules/notifications/notifications.module.js';
 import { createPlaces } from './modules/places.js';
+import { createPowerQuality } from './modules/power-quality/index.js';
+import { powerQualityPdfJob } from './modules/power-quality/power-quality.job.js';
 import { createTelemetry } from './modules/telemetry.js';
 import { createRealtime } from './realtime/index.js';
 import { openStorage, type Storage } from './storage/database.js';
@@ -174,8 +176,13 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
   const realtime = await createRealtime(app, base, telemetry);
   notifications = await createNotifications(app, { ...base, telemetry, realtime }, mail, opts.notifications);
   const places = await createPlaces(app, base, telemetry);
-  const analytics = await createAnalytics(app, base, telemetry, realtime, places.reportExtras);
-  // History imports run on the analytics job queue (issue 31; the lead moves the work into the pool of issue 28).
+  const powerQuality = await createPowerQuality(app, base, telemetry);
+  // Issue 30: the power-quality PDF runs as an export job beside the data exports.
+  const analytics = await createAnalytics(app, base, telemetry, realtime, {
+    ...places.reportExtras,
+    powerQuality: powerQualityPdfJob(powerQuality),
+  });
+  // History imports run on the analytics job queue (issue 31).
   const imports = await createImports(app, base, telemetry, analytics.jobs);
   const homeAssistant = createHomeAssistant(app, base, places.reportExtras);
   const ctx: AppContext = { ...base, telemetry, realtime, notifications, places, analytics, imports, homeAssistant, routes };

@@ -9,6 +9,7 @@ export * from './energy/zoned-time.js';
 export * from './geo/timezone.js';
 export * from './integrations/import.schema.js';
 export * from './notifications/notification.schema.js';
+export * from './power-quality/index.js';
 export * from './realtime/hub-contract.js';
 export * from './tariffs/cost.js';
 export * from './tariffs/location.schema.js';

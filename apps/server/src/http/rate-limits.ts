@@ -24,6 +24,7 @@ export const RATE_LIMITED_ROUTES: Readonly<Record<string, RateLimitName>> = {
   'GET /api/devices': 'reads',
   'GET /api/devices/:id/readings': 'reads',
   'GET /api/devices/:id/energy': 'reads',
+  'GET /api/devices/:id/power-quality': 'reads',
   'GET /api/locations/:id/summary': 'reads',
   'GET /api/tariffs/:id/stats': 'reads',
   'GET /api/tariffs/advisor': 'reads',

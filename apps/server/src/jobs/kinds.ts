@@ -37,6 +37,7 @@ export interface JobKind<I = unknown, R = unknown> {
  */
 export const JOB_KINDS: Record<string, () => Promise<JobKind>> = {
   export: () => import('../modules/exports/export-job.js') as Promise<JobKind>,
+  'power-quality-pdf': () => import('../modules/power-quality/power-quality.kind.js') as Promise<JobKind>,
 };
 
 /** A job's failure the user can read: an i18n key of the web's `jobs` texts, stored as the job's error. */

@@ -24,8 +24,9 @@ function page(load: () => Promise<Module>, name = 'default'): Pick<RouteObject, 
   };
 }
 
-// The device page's toolbar offers the export dialog (its button's texts are the analytics area's).
-const deviceDetails = withArea('analytics', () => import('./routes/device-details') as unknown as Promise<Module>);
+// The device page's toolbar offers the export dialog (its button's texts are the analytics area's) and the
+// power-quality link (the quality area's).
+const deviceDetails = withArea(['analytics', 'quality'], () => import('./routes/device-details') as unknown as Promise<Module>);
 const locations = withArea('tariffs', () => import('./routes/locations') as unknown as Promise<Module>);
 
 /**
@@ -81,6 +82,13 @@ export const routes: RouteObject[] = [
             ),
           },
           { path: routePatterns.deviceOverview, ...page(() => import('./routes/device-overview') as unknown as Promise<Module>) },
+          {
+            path: routePatterns.deviceQuality,
+            ...page(
+              withArea('quality', () => import('./routes/power-quality') as unknown as Promise<Module>),
+              'PowerQualityPage',
+            ),
+          },
           { path: paths.profile, ...page(() => import('./routes/profile') as unknown as Promise<Module>) },
           {
             path: paths.notifications,

@@ -88,6 +88,7 @@ describe('language', () => {
     await loadArea('jobs', 'tr');
     await loadArea('notifications', 'tr');
     await loadArea('tariffs', 'tr');
+    await loadArea('quality', 'tr');
     expect(i18n.getResourceBundle('tr', 'translation')).toEqual(catalogues.tr);
   });
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { LANGUAGES } from '../constants.js';
+import { LANGUAGES, type Language } from '../constants.js';
+import { isMonday } from '../power-quality/power-quality.js';
 import { PARAMETER_NAMES } from '../telemetry/parameters.js';
 import { READING_INTERVALS, type ReadingInterval } from '../telemetry/readings.schema.js';
 
@@ -79,7 +80,14 @@ const rangeInstant = z
     return ms;
   });
 
-/** `POST /api/exports`: what to export; `[from, to)` as ISO instants. */
+/** Reports an export can be instead of a data export (power-quality: the EN 50160 week of a device, PDF only). */
+export const EXPORT_REPORTS = ['power-quality'] as const;
+
+/**
+ * `POST /api/exports`: what to export; `[from, to)` as ISO instants. With `report: 'power-quality'` the
+ * export is that report's PDF of the local week starting on `week` (a Monday): `from`, `to`, `interval` and
+ * `parameters` are not needed, the file name defaults to `power-quality-<week>`.
+ */
 export const exportRequestSchema = z
   .strictObject({
     deviceId: z
@@ -92,25 +100,92 @@ export const exportRequestSchema = z
       .array(z.string().refine((p) => PARAMETER_NAMES.includes(p), { error: 'validation.parameter' }))
       .max(PARAMETER_NAMES.length, {
         error: 'validation.tooLong',
-      }),
+      })
+      .optional(),
     /** Every parameter the device sent in the range. */
     allParameters: z.boolean().optional(),
-    from: rangeInstant,
-    to: rangeInstant,
-    interval: z.enum(READING_INTERVALS, { error: 'must be one of raw, 15m, 30m, 1h, 24h' }),
+    from: rangeInstant.optional(),
+    to: rangeInstant.optional(),
+    interval: z.enum(READING_INTERVALS, { error: 'must be one of raw, 15m, 30m, 1h, 24h' }).optional(),
     format: z.enum(EXPORT_FORMATS, { error: 'validation.fileType' }),
-    fileName: exportFileNameSchema,
+    fileName: exportFileNameSchema.optional(),
     /** Language of the PDF's texts; the profile's language when not given. */
     language: z.enum(LANGUAGES).optional(),
+    /** A report instead of a data export. */
+    report: z.enum(EXPORT_REPORTS, { error: 'must be power-quality' }).optional(),
+    /** The power-quality report's week: its Monday `YYYY-MM-DD` (local to the device). */
+    week: z.string().optional(),
   })
   .superRefine((r, ctx) => {
-    if (!r.allParameters && r.parameters.length === 0)
-      ctx.addIssue({ code: 'custom', message: 'validation.parameters', path: ['parameters'] });
+    if (r.report === 'power-quality') {
+      if (r.format !== 'pdf') ctx.addIssue({ code: 'custom', message: 'quality.errors.pdfOnly', path: ['format'] });
+      if (r.week === undefined) ctx.addIssue({ code: 'custom', message: 'validation.required', path: ['week'] });
+      else if (!isMonday(r.week)) ctx.addIssue({ code: 'custom', message: 'quality.errors.notMonday', path: ['week'] });
+      return;
+    }
+    if (r.week !== undefined) ctx.addIssue({ code: 'custom', message: 'quality.errors.weekOnlyForReport', path: ['week'] });
+    if (r.fileName === undefined) ctx.addIssue({ code: 'custom', message: 'validation.required', path: ['fileName'] });
+    if (r.interval === undefined) ctx.addIssue({ code: 'custom', message: 'validation.required', path: ['interval'] });
+    if (!r.allParameters && !r.parameters?.length) ctx.addIssue({ code: 'custom', message: 'validation.parameters', path: ['parameters'] });
+    if (r.from === undefined) ctx.addIssue({ code: 'custom', message: 'validation.dateRange', path: ['from'] });
+    if (r.to === undefined) ctx.addIssue({ code: 'custom', message: 'validation.dateRange', path: ['to'] });
+    if (r.from === undefined || r.to === undefined || r.interval === undefined) return;
     if (r.from >= r.to) ctx.addIssue({ code: 'custom', message: 'validation.dateOrder', path: ['to'] });
     else if (r.to - r.from > EXPORT_MAX_RANGE_MS[r.format][r.interval])
       ctx.addIssue({ code: 'custom', message: 'validation.rangeTooLong', path: ['to'] });
+  })
+  .transform((r, ctx): DataExportRequest | PowerQualityExportRequest => {
+    const language = r.language === undefined ? {} : { language: r.language };
+    if (r.report === 'power-quality' && r.week !== undefined)
+      return {
+        report: 'power-quality',
+        deviceId: r.deviceId,
+        format: 'pdf',
+        week: r.week,
+        fileName: r.fileName ?? `power-quality-${r.week}`,
+        ...language,
+      };
+    if (r.from === undefined || r.to === undefined || r.interval === undefined || r.fileName === undefined) {
+      ctx.addIssue({ code: 'custom', message: 'validation.required' });
+      return z.NEVER;
+    }
+    return {
+      deviceId: r.deviceId,
+      parameters: r.parameters ?? [],
+      ...(r.allParameters === undefined ? {} : { allParameters: r.allParameters }),
+      from: r.from,
+      to: r.to,
+      interval: r.interval,
+      format: r.format,
+      fileName: r.fileName,
+      ...language,
+    };
   });
 export type ExportRequest = z.input<typeof exportRequestSchema>;
+
+/** A data export as the server takes it (checked). */
+export interface DataExportRequest {
+  report?: undefined;
+  deviceId: number;
+  parameters: string[];
+  allParameters?: boolean;
+  from: number;
+  to: number;
+  interval: ReadingInterval;
+  format: ExportFormat;
+  fileName: string;
+  language?: Language;
+}
+
+/** The power-quality report's PDF as the server takes it (checked). */
+export interface PowerQualityExportRequest {
+  report: 'power-quality';
+  deviceId: number;
+  format: 'pdf';
+  week: string;
+  fileName: string;
+  language?: Language;
+}
 export type ExportRequestParsed = z.output<typeof exportRequestSchema>;
 
 /** `:id` of an export: a UUID (the hub's `exportReady` names it as text). */

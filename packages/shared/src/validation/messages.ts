@@ -1,4 +1,5 @@
 import { IMPORT_ERROR_MESSAGES } from '../integrations/import.schema.js';
+import { POWER_QUALITY_ERROR_MESSAGES, POWER_QUALITY_VALIDATION_MESSAGES } from '../power-quality/messages.js';
 import { TARIFF_ERROR_MESSAGES, TARIFF_VALIDATION_MESSAGES } from '../tariffs/tariff-messages.js';
 
 /**
@@ -7,6 +8,7 @@ import { TARIFF_ERROR_MESSAGES, TARIFF_VALIDATION_MESSAGES } from '../tariffs/ta
  */
 export const VALIDATION_MESSAGES = {
   ...TARIFF_VALIDATION_MESSAGES,
+  ...POWER_QUALITY_VALIDATION_MESSAGES,
   'validation.required': 'is required',
   'validation.tooLong': 'is too long',
   'validation.email': 'must be a valid email address',
@@ -48,6 +50,7 @@ export type ValidationMessageKey = keyof typeof VALIDATION_MESSAGES;
 export const ERROR_MESSAGES = {
   ...TARIFF_ERROR_MESSAGES,
   ...IMPORT_ERROR_MESSAGES,
+  ...POWER_QUALITY_ERROR_MESSAGES,
   'errors.invalidCredentials': 'Invalid email or password',
   'errors.tooManyAttempts': 'Too many failed sign-in attempts, try again later',
   'errors.tooManyRequests': 'Too many requests, try again later',

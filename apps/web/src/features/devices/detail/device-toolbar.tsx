@@ -1,6 +1,6 @@
 import { Button, Group } from '@mantine/core';
-import type { Device } from '@phasewatch/shared';
-import { IconEdit, IconEye } from '@tabler/icons-react';
+import { type Device, deviceKind } from '@phasewatch/shared';
+import { IconEdit, IconEye, IconWaveSine } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { paths } from '@/config/paths';
@@ -10,7 +10,8 @@ import { ExportButton } from '@/features/exports/components/export-button';
  * The device page's actions, at the right of its title: the overview and the edit screen. Further
  * actions of the device (an export, …) are added here, each a small button of the same size.
  */
-export function DeviceToolbar({ device }: { device: Pick<Device, 'id' | 'name'> }) {
+export function DeviceToolbar({ device }: { device: Pick<Device, 'id' | 'name' | 'typeCode'> }) {
+  const kind = deviceKind(device.typeCode);
   const { t } = useTranslation();
   return (
     <Group gap="xs" data-device-toolbar>
@@ -20,6 +21,11 @@ export function DeviceToolbar({ device }: { device: Pick<Device, 'id' | 'name'> 
       <Button component={Link} to={paths.editDevice(device.id)} variant="default" size="xs" leftSection={<IconEdit size={16} />}>
         {t('dashboard.edit')}
       </Button>
+      {(kind === 'energy' || kind === 'singlePhase') && (
+        <Button component={Link} to={paths.deviceQuality(device.id)} variant="default" size="xs" leftSection={<IconWaveSine size={16} />}>
+          {t('quality.open')}
+        </Button>
+      )}
       <ExportButton deviceId={device.id} />
     </Group>
   );

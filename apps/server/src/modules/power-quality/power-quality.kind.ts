@@ -1,0 +1,41 @@
+import type { Language } from '@phasewatch/shared';
+import type { JobKindContext } from '../../jobs/kinds.js';
+import { DevicesRepository } from '../devices/devices.repository.js';
+import type { ExportResult } from '../exports/exports.service.js';
+import { LocationsRepository } from '../locations/locations.repository.js';
+import { powerQualityPdfJob } from './power-quality.job.js';
+import type { PowerQualitySource } from './power-quality.service.js';
+
+/** What the main thread hands the `power-quality-pdf` job kind (plain data: it crosses to a worker thread). */
+export interface PowerQualityKindInput {
+  userId: number;
+  attempt: number;
+  deviceId: number;
+  week: string;
+  language: Language;
+  /** The request's "now" on the main thread: the week must have started by then, and the report says when it was made. */
+  now: number;
+}
+
+/**
+ * The `power-quality-pdf` job kind (jobs/kinds.ts): the week's raw readings are read through the job thread's
+ * own read-only connection, the report computed and the PDF rendered into the job's sink there — never on the
+ * main thread (power-quality.test.ts asserts the thread).
+ */
+export async function run(input: PowerQualityKindInput, ctx: JobKindContext): Promise<ExportResult> {
+  const db = ctx.storage.db;
+  const src: PowerQualitySource = {
+    db,
+    devices: new DevicesRepository(db, ctx.storage.dialect),
+    locations: new LocationsRepository(db),
+    readings: ctx.readingsRepo,
+  };
+  const sink = ctx.sink();
+  await powerQualityPdfJob(src, () => input.now).render(
+    { userId: input.userId, deviceId: input.deviceId, week: input.week, language: input.language },
+    sink,
+    { signal: ctx.signal, progress: ctx.progress },
+  );
+  ctx.progress(1);
+  return { attempt: input.attempt, chunks: sink.chunks, size: sink.size, parameters: [], threadId: ctx.threadId };
+}

@@ -1,0 +1,3 @@
+export * from './messages.js';
+export * from './power-quality.js';
+export * from './power-quality.schema.js';
