@@ -182,8 +182,8 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
     ...places.reportExtras,
     powerQuality: powerQualityPdfJob(powerQuality),
   });
-  // History imports run on the analytics job queue (issue 31).
-  const imports = await createImports(app, base, telemetry, analytics.jobs);
+  // History imports run on the analytics job queue (issue 31), their parsing on its job threads.
+  const imports = await createImports(app, base, telemetry, analytics.jobs, analytics.pool);
   const homeAssistant = createHomeAssistant(app, base, places.reportExtras);
   const ctx: AppContext = { ...base, telemetry, realtime, notifications, places, analytics, imports, homeAssistant, routes };
 

@@ -68,7 +68,14 @@ const readings = new ReadingsService(readingsRepo);
 
 const post = (m: FromJobThread, transfer: ArrayBuffer[] = []) => port.postMessage(m, transfer);
 
-let current: { abort: AbortController; saves: Map<number, { resolve: () => void; reject: (e: Error) => void }> } | null = null;
+interface Current {
+  abort: AbortController;
+  saves: Map<number, { resolve: () => void; reject: (e: Error) => void }>;
+  /** Messages sent (`ctx.send`) waiting for the main thread's answer. */
+  answers: Map<number, { resolve: (value: unknown) => void; reject: (e: Error) => void }>;
+}
+
+let current: Current | null = null;
 
 async function kindOf(name: string): Promise<JobKind> {
   const extra = extraKinds[name];
@@ -80,9 +87,11 @@ async function kindOf(name: string): Promise<JobKind> {
 
 async function run(kind: string, input: unknown): Promise<void> {
   const abort = new AbortController();
-  const saves = new Map<number, { resolve: () => void; reject: (e: Error) => void }>();
-  current = { abort, saves };
+  const saves: Current['saves'] = new Map();
+  const answers: Current['answers'] = new Map();
+  current = { abort, saves, answers };
   let last = 0;
+  let sent = 0;
   const ctx: JobKindContext = {
     storage,
     readings,
@@ -96,6 +105,12 @@ async function run(kind: string, input: unknown): Promise<void> {
       last = t;
       post({ type: 'progress', fraction });
     },
+    send: (data, transfer = []) =>
+      new Promise<unknown>((resolve, reject) => {
+        const seq = sent++;
+        answers.set(seq, { resolve, reject });
+        post({ type: 'message', seq, data }, [...new Set(transfer)]);
+      }),
     sink: () =>
       new ChunkSink(
         (seq, data) =>
@@ -132,6 +147,14 @@ port.on('message', (m: ToJobThread) => {
       current?.saves.delete(m.seq);
       if (m.error) s.reject(new Error(m.error));
       else s.resolve();
+      return;
+    }
+    case 'answer': {
+      const a = current?.answers.get(m.seq);
+      if (!a) return;
+      current?.answers.delete(m.seq);
+      if (m.error !== undefined) a.reject(new Error(m.error));
+      else a.resolve(m.value);
       return;
     }
     case 'close':

@@ -11,6 +11,9 @@ import type { Storage } from '../storage/database.js';
  * - `sink()`: the job's output file, a Writable whose stored pieces (`CHUNK_BYTES` each) the main thread
  *   saves in `export_chunks` (the worker's connection stays read-only; the sink waits while a piece is saved);
  * - `progress(f)`: 0…1, sent to the main thread (stored at most every half second);
+ * - `send(data, transfer)`: a message of the kind's own to the main thread's `message` handler (see
+ *   `PoolRunOptions.message`), resolved with its answer once handled (the import sends its rows this way to
+ *   be written on the main thread); `transfer` hands ArrayBuffers over instead of copying them;
  * - `signal`: aborted when the job is cancelled (server stop, claim lost): stop and throw.
  * `threadId` is the thread the kind runs on (never the main thread's 0): kinds return it in their result,
  * and the structural tests assert it.
@@ -21,6 +24,7 @@ export interface JobKindContext {
   readingsRepo: ReadingsRepository;
   sink(): Writable & { readonly chunks: number; readonly size: number };
   progress(fraction: number): void;
+  send(data: unknown, transfer?: ArrayBuffer[]): Promise<unknown>;
   signal: AbortSignal;
   threadId: number;
 }
@@ -38,6 +42,7 @@ export interface JobKind<I = unknown, R = unknown> {
 export const JOB_KINDS: Record<string, () => Promise<JobKind>> = {
   export: () => import('../modules/exports/export-job.js') as Promise<JobKind>,
   'power-quality-pdf': () => import('../modules/power-quality/power-quality.kind.js') as Promise<JobKind>,
+  import: () => import('../modules/imports/import.kind.js') as Promise<JobKind>,
 };
 
 /** A job's failure the user can read: an i18n key of the web's `jobs` texts, stored as the job's error. */

@@ -1,7 +1,7 @@
 import type { JobKindContext } from './kinds.js';
 
 /** Kinds the pool's tests run (registered through `extraKinds`): one that works, and ones that end their thread. */
-export async function run(input: { what: 'echo' | 'exit' | 'throwLater' | 'hog' | 'write' | 'wait' }, ctx: JobKindContext) {
+export async function run(input: { what: 'echo' | 'exit' | 'throwLater' | 'hog' | 'write' | 'wait' | 'send' }, ctx: JobKindContext) {
   switch (input.what) {
     case 'echo': {
       const users = await ctx.storage.db
@@ -16,6 +16,17 @@ export async function run(input: { what: 'echo' | 'exit' | 'throwLater' | 'hog' 
       }
       await new Promise<void>((resolve, reject) => sink.end((err?: Error | null) => (err ? reject(err) : resolve())));
       return { threadId: ctx.threadId, users: Number(users.n), chunks: sink.chunks, size: sink.size };
+    }
+    case 'send': {
+      // Messages of the kind's own, one at a time, each answered by the main thread; their buffers handed over.
+      const answers: unknown[] = [];
+      let detached = 0;
+      for (let i = 0; i < 3; i++) {
+        const values = Float64Array.from([i, i + 0.5]);
+        answers.push(await ctx.send({ i, values }, [values.buffer]));
+        if (values.length === 0) detached++;
+      }
+      return { threadId: ctx.threadId, answers, detached };
     }
     case 'write':
       // The thread's connection is read-only.

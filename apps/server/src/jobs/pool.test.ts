@@ -7,7 +7,7 @@ import { JobPool, jobTarget, type PoolRunOptions } from './pool.js';
 
 const kinds = { test: new URL('./pool.test-kinds.ts', import.meta.url).href };
 
-function options(signal = new AbortController().signal) {
+function options(signal = new AbortController().signal, message?: PoolRunOptions['message']) {
   const pieces = new Map<number, Buffer>();
   const progress: number[] = [];
   const opts: PoolRunOptions = {
@@ -18,6 +18,7 @@ function options(signal = new AbortController().signal) {
     save: async (seq, data) => {
       pieces.set(seq, Buffer.from(data));
     },
+    ...(message ? { message } : {}),
   };
   return { opts, pieces, progress };
 }
@@ -60,6 +61,33 @@ describe.each(DIALECTS)('job pool (%s)', (dialect) => {
     expect(r.pieces.get(0)?.length).toBe(1024 * 1024);
     expect(r.pieces.get(3)?.[0]).toBe(65 + 12);
     expect(r.progress.length).toBeGreaterThan(0);
+  });
+
+  it("a kind's messages reach the main thread one at a time, with their typed arrays, and get its answers", async () => {
+    const got: { i: number; values: number[] }[] = [];
+    let busy = 0;
+    let overlapped = false;
+    const o = options(undefined, async (data) => {
+      const m = data as { i: number; values: Float64Array };
+      if (busy++ > 0) overlapped = true;
+      // Answered later: the kind waits for it before its next message.
+      await new Promise((r) => setTimeout(r, 20));
+      busy--;
+      got.push({ i: m.i, values: Array.from(m.values) });
+      return m.i * 10;
+    });
+    const out = (await pool.run('test', { what: 'send' }, o.opts)) as { threadId: number; answers: unknown[]; detached: number };
+    expect(out.threadId).not.toBe(threadId);
+    expect(out.answers).toEqual([0, 10, 20]);
+    expect(got).toEqual([
+      { i: 0, values: [0, 0.5] },
+      { i: 1, values: [1, 1.5] },
+      { i: 2, values: [2, 2.5] },
+    ]);
+    expect(out.detached).toBe(3);
+    expect(overlapped).toBe(false);
+    // Without a handler on the main thread the kind's message is refused, and the job fails with it.
+    await expect(run('send').done).rejects.toThrow(/no job takes this message/);
   });
 
   it("the thread's connection is read-only", async () => {

@@ -22,6 +22,7 @@ export type ToJobThread =
   | { type: 'run'; kind: string; input: unknown }
   | { type: 'cancel' }
   | { type: 'saved'; seq: number; error?: string }
+  | { type: 'answer'; seq: number; value?: unknown; error?: string }
   | { type: 'close' };
 
 /** Job thread → main thread. */
@@ -29,6 +30,7 @@ export type FromJobThread =
   | { type: 'ready'; threadId: number }
   | { type: 'progress'; fraction: number }
   | { type: 'piece'; seq: number; data: Uint8Array }
+  | { type: 'message'; seq: number; data: unknown }
   | { type: 'done'; value: unknown }
   | { type: 'failed'; message: string; key?: string };
 
@@ -37,6 +39,13 @@ export interface PoolRunOptions {
   signal: AbortSignal;
   progress(fraction: number): Promise<void> | void;
   save(seq: number, data: Buffer): Promise<void>;
+  /**
+   * A kind's own message to the main thread (`ctx.send`, e.g. the import's batches of rows, written here:
+   * the thread's connection is read-only); what it resolves with is the kind's answer. The kind waits for the
+   * answer before its next one, so messages are handled one at a time (as pieces are saved). Kinds that
+   * send none need no handler.
+   */
+  message?(data: unknown): Promise<unknown>;
 }
 
 export interface JobPoolOptions {
@@ -217,6 +226,20 @@ export class JobPool {
           (err: unknown) =>
             slot.worker.postMessage({
               type: 'saved',
+              seq: m.seq,
+              error: err instanceof Error ? err.message : String(err),
+            } satisfies ToJobThread),
+        );
+        return;
+      }
+      case 'message': {
+        const handle = slot.task?.opts.message;
+        const answer = handle ? handle(m.data) : Promise.reject(new Error('no job takes this message'));
+        answer.then(
+          (value) => slot.worker.postMessage({ type: 'answer', seq: m.seq, value } satisfies ToJobThread),
+          (err: unknown) =>
+            slot.worker.postMessage({
+              type: 'answer',
               seq: m.seq,
               error: err instanceof Error ? err.message : String(err),
             } satisfies ToJobThread),

@@ -21,9 +21,9 @@ import {
 import { detectDelimiter, isKnownZone, LocalTimes, parseNumber, parseTime, splitLine } from './import-csv.js';
 
 /*
- * The work of one import, self-contained so it can run wherever jobs run (today the job queue's worker on
- * the main thread; a worker-thread pool later): a file path and plain settings in, readings out through
- * `ImportStore`, a summary through the progress callback. The file is read as a stream, a chunk of rows at
+ * The work of one import, self-contained so it can run wherever jobs run (a job thread of the pool: the
+ * `import` kind, import.kind.ts, whose store sends its writes to the main thread): a file path and plain
+ * settings in, readings out through `ImportStore`, a summary through the progress callback. The file is read as a stream, a chunk of rows at
  * a time, so memory does not grow with the file (Home Assistant statistics excepted: hourly rows of several
  * statistics one after another are gathered by time first, bounded by the row limit).
  */

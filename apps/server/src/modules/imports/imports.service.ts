@@ -8,23 +8,22 @@ import {
   type ImportJob,
   type ImportMapping,
   importFieldsSchema,
-  importMessage,
   isStorableId,
 } from '@phasewatch/shared';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import { ApiError, keyedError } from '../../http/errors.js';
 import { type JobContext, type JobQueue, QueueFullError, type RunningJob } from '../../jobs/job-queue.js';
+import type { JobPool } from '../../jobs/pool.js';
 import type { Database, JobRow } from '../../storage/schema.js';
 import type { DevicesRepository } from '../devices/devices.repository.js';
-import { type ImportStore, type ImportSummary, runImport } from './import-run.js';
+import type { ImportKindInput, ImportKindMessage, ImportKindResult } from './import.kind.js';
+import type { ImportBatch, ImportSummary } from './import-run.js';
 import { storeUpload } from './imports.upload.js';
 
 export const IMPORTS_QUEUE = 'imports';
 /** How long a finished import's summary is kept. */
 const IMPORT_RETENTION_MS = 7 * 86_400_000;
-/** How often a running import's summary is stored. */
-const SUMMARY_EVERY_MS = 1_000;
 
 /** What the job carries (the uploaded file stays on this instance's disk until the job finishes). */
 export interface ImportPayload {
@@ -40,7 +39,10 @@ export interface ImportsDeps {
   db: Kysely<Database>;
   queue: JobQueue;
   devices: DevicesRepository;
-  store: ImportStore;
+  /** The job threads the import's reading and checking run on (the `import` kind). */
+  pool: JobPool;
+  /** Writes a batch of checked rows through the readings write path (the shared batch writer). */
+  write(batch: ImportBatch): Promise<void>;
   /** Where uploads wait for their job (DATA_DIR/imports). */
   dir: string;
   maxBytes: number;
@@ -61,8 +63,8 @@ const deviceNotFound = () => keyedError(404, 'errors.deviceNotFound');
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 /**
- * History imports (issue 31): an upload is stored and queued (202), the job queue's worker reads it with
- * `runImport` (the work itself, independent of where it runs), the summary is stored as it goes and
+ * History imports (issue 31): an upload is stored and queued (202), the job queue's worker runs it on a job
+ * thread (`runImport` in the `import` kind; its rows written here), the summary is stored as it goes and
  * answered by `get`. Another user's device or import answers 404.
  */
 export class ImportsService {
@@ -70,7 +72,7 @@ export class ImportsService {
 
   constructor(private readonly deps: ImportsDeps) {
     this.now = deps.now ?? Date.now;
-    deps.queue.register<ImportPayload, ImportSummary>(IMPORTS_QUEUE, {
+    deps.queue.register<ImportPayload, ImportKindResult>(IMPORTS_QUEUE, {
       run: (job, ctx) => this.run(job, ctx),
       finished: (row) => {
         const p = JSON.parse(row.payload) as ImportPayload;
@@ -186,14 +188,19 @@ export class ImportsService {
     };
   }
 
-  private async run(job: RunningJob<ImportPayload>, ctx: JobContext): Promise<ImportSummary> {
+  /**
+   * Runs an import in the job pool (the `import` kind, import.kind.ts): the file is read, parsed and checked
+   * on a job thread, which looks up the device's existing times through its own read-only connection; the
+   * batches of new rows it sends are written here, through the shared readings writer, and the summary so far
+   * stored as it comes. A dry run sends no batch.
+   */
+  private async run(job: RunningJob<ImportPayload>, ctx: JobContext): Promise<ImportKindResult> {
     const p = job.payload;
     const device = await this.deps.devices.findForUser(job.userId, p.deviceId);
     if (!device) throw new Error('the device was deleted');
     const user = await this.deps.db.selectFrom('users').select(['timezone']).where('id', '=', job.userId).executeTakeFirst();
     const tz = user?.timezone ?? FALLBACK_TIMEZONE;
     const now = this.now();
-    let stored = 0;
     const save = async (summary: ImportSummary) => {
       await this.deps.db
         .updateTable('imports')
@@ -201,52 +208,37 @@ export class ImportsService {
         .where('id', '=', job.id)
         .execute();
     };
-    try {
-      return await runImport(
-        p.path,
-        {
-          deviceId: p.deviceId,
-          format: p.format,
-          mapping: p.mapping,
-          dryRun: p.dryRun,
-          tz,
-          deviceTz: tz,
-          now,
-          oldest: now - this.deps.rawRetentionDays * 86_400_000,
-          maxRows: this.deps.maxRows,
-        },
-        this.deps.store,
-        async (summary, fraction) => {
-          await ctx.progress(fraction);
-          const t = this.now();
-          if (t - stored >= SUMMARY_EVERY_MS || fraction >= 1) {
-            stored = t;
-            await save(summary);
-          }
-        },
-        ctx.signal,
-      );
-    } catch (err) {
-      if ((err as { code?: string }).code === 'ENOENT') {
-        // Uploaded to another instance (or cleaned away): said in the summary rather than as a bare error.
-        const summary: ImportSummary = {
-          rows: 0,
-          imported: 0,
-          duplicates: 0,
-          refused: [],
-          refusedCount: 0,
-          from: null,
-          to: null,
-          parameters: [],
-          columns: [],
-          timezone: tz,
-          localTimes: false,
-          problem: { key: 'imports.problem.fileGone', message: importMessage('imports.problem.fileGone', {}) },
-        };
-        await save(summary);
-        return summary;
-      }
-      throw err;
-    }
+    const input: ImportKindInput = {
+      path: p.path,
+      settings: {
+        deviceId: p.deviceId,
+        format: p.format,
+        mapping: p.mapping,
+        dryRun: p.dryRun,
+        tz,
+        deviceTz: tz,
+        now,
+        oldest: now - this.deps.rawRetentionDays * 86_400_000,
+        maxRows: this.deps.maxRows,
+      },
+    };
+    const result = (await this.deps.pool.run('import', input, {
+      signal: ctx.signal,
+      progress: (f) => ctx.progress(f),
+      save: () => Promise.reject(new Error('an import writes no file')),
+      message: async (data) => {
+        const m = data as ImportKindMessage;
+        if (m.type === 'batch') {
+          // A dry run writes nothing, whatever a thread sends.
+          if (p.dryRun) throw new Error('a dry run writes nothing');
+          await this.deps.write(m.batch);
+          return null;
+        }
+        await save(m.summary);
+        return null;
+      },
+    })) as ImportKindResult;
+    await save(result);
+    return result;
   }
 }
