@@ -277,6 +277,7 @@ async function oneDialect(ctx: BenchContext, dialect: 'sqlite' | 'postgres'): Pr
         signal: new AbortController().signal,
         threadId: 0,
         progress: () => {},
+        send: () => Promise.reject(new Error('an export sends no messages')),
         sink: () =>
           new ChunkSink(async (seq, data) => {
             await storage.db.insertInto('export_chunks').values({ job_id: id, attempt: 1, seq, data }).execute();
