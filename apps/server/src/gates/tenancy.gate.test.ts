@@ -303,9 +303,23 @@ describe.each(DIALECTS)('tenancy gate on %s', (dialect) => {
   afterAll(async () => t?.close());
 
   /** A query with every required parameter of the route (a recent range for the readings). */
+  /** The Monday of the current week in the users' zone (they sign up in PL): a week the fixtures' readings fall in. */
+  function thisMonday(now: number): string {
+    const day = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Warsaw' }).format(now);
+    const d = new Date(`${day}T00:00:00Z`);
+    d.setUTCDate(d.getUTCDate() - ((d.getUTCDay() + 6) % 7));
+    return d.toISOString().slice(0, 10);
+  }
+
   function query(method: string, url: string, owned?: Owned): string {
     const now = Date.now();
-    const hints: Record<string, string> = { from: String(now - 3_600_000), to: String(now), interval: 'raw', ...owned?.query };
+    const hints: Record<string, string> = {
+      from: String(now - 3_600_000),
+      to: String(now),
+      interval: 'raw',
+      week: thisMonday(now),
+      ...owned?.query,
+    };
     const params = doc.paths[url.replace(/:(\w+)/g, '{$1}')]?.[method.toLowerCase()]?.parameters ?? [];
     const pairs = params.filter((p) => p.in === 'query' && p.required).map((p) => `${p.name}=${encodeURIComponent(hints[p.name] ?? '')}`);
     return pairs.length ? `?${pairs.join('&')}` : '';
