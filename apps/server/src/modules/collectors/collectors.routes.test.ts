@@ -65,6 +65,28 @@ describe.each(DIALECTS)('collected devices on %s', (dialect) => {
     expect((await post(a, '/api/collectors/test', { kind: 'fox-energy', address: 'ftp://x' })).statusCode).toBe(400);
   });
 
+  it('a connection test never fails on what a device says: values no device can measure are left out, as polling does', async () => {
+    const pro = await fakeShellyPro3em().start();
+    stops.push(() => pro.stop());
+    pro.state.em.a_voltage = 'n/a';
+    const text = await post(a, '/api/collectors/test', { kind: 'shelly-gen2', address: pro.url });
+    expect(text.statusCode).toBe(200);
+    expect(text.json().ok).toBe(true);
+    expect(text.json().values).not.toHaveProperty('vave1');
+    expect(text.json().values).toHaveProperty('vave2');
+    pro.state.em.a_voltage = 236.1;
+    pro.rewrite = (body) => body.replace('"a_voltage":236.1', '"a_voltage":1e309');
+    const infinite = await post(a, '/api/collectors/test', { kind: 'shelly-gen2', address: pro.url });
+    expect(infinite.statusCode).toBe(200);
+    expect(infinite.json().ok).toBe(true);
+    expect(infinite.json().values).not.toHaveProperty('vave1');
+    // Nothing usable at all: a failed test naming why, still not a 5xx.
+    pro.rewrite = (body) => body.replace(/:(-?\d+(\.\d+)?)([,}])/g, ':1e309$3');
+    const none = await post(a, '/api/collectors/test', { kind: 'shelly-gen2', address: pro.url });
+    expect(none.statusCode).toBe(200);
+    expect(none.json()).toMatchObject({ ok: false });
+  });
+
   it('adds a Fox ENERGY-3 by address: its values arrive in our names and units, the key is never answered', async () => {
     const fox = await fakeFox('s3cr3t-key').start();
     stops.push(() => fox.stop());
@@ -174,6 +196,18 @@ describe.each(DIALECTS)('collected devices on %s', (dialect) => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ devices: [{ address: 'http://127.0.0.1', mac: '60:01:94:12:34:56', deviceType: 12 }] });
     expect((await t.app.inject({ method: 'GET', url: '/api/collectors/discover' })).statusCode).toBe(401);
+  });
+
+  it('discovery is off where it was not turned on: 403 naming why, no packet sent', async () => {
+    const saved = t.config.collectorDiscovery;
+    t.config.collectorDiscovery = null;
+    try {
+      const res = await t.app.inject({ method: 'GET', url: '/api/collectors/discover', headers: a.auth });
+      expect(res.statusCode).toBe(403);
+      expect(res.json().errors[0]).toMatchObject({ key: 'errors.discoveryOff' });
+    } finally {
+      t.config.collectorDiscovery = saved;
+    }
   });
 
   it('refuses to save a source that cannot be read, naming why, and saves nothing', async () => {

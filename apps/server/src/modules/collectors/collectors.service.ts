@@ -20,7 +20,7 @@ import { asCollectorError, CollectorError } from '../../collectors/collector-err
 import type { CollectedReading, DeviceInfo } from '../../collectors/family.js';
 import { discoverFox } from '../../collectors/fox-energy.js';
 import { NetworkGuard } from '../../collectors/network-guard.js';
-import { CollectorRunner, POLLED_FAMILIES, pollContext, type RunnerDevice, type RunnerStatus } from '../../collectors/runner.js';
+import { CollectorRunner, checkedValues, POLLED_FAMILIES, pollContext, type RunnerDevice, type RunnerStatus } from '../../collectors/runner.js';
 import { probeTasmota } from '../../collectors/tasmota.js';
 import type { AppConfig } from '../../config.js';
 import type { EventBus } from '../../events/bus.js';
@@ -129,7 +129,7 @@ export class CollectorsService {
   /** What the device at `address` is, or why it cannot be read (never throws for a device's failure). */
   async test(req: CollectorTestRequest, timezone = FALLBACK_TIMEZONE): Promise<CollectorTestResponse> {
     try {
-      const info = await this.probe(req.kind, req.address, req.key, timezone);
+      const info = await this.checkedProbe(req.kind, req.address, req.key, timezone);
       const mac = info.mac ? macSchema.safeParse(info.mac) : null;
       return {
         ok: true,
@@ -145,6 +145,22 @@ export class CollectorsService {
       const e = asCollectorError(err);
       return { ok: false, error: e.message, errorKey: e.key };
     }
+  }
+
+  /** What the device is, with its first reading's values checked as polling checks them (never a value the answer cannot carry). */
+  private async checkedProbe(
+    kind: CollectorKind,
+    address: string,
+    key: string | undefined,
+    timezone: string,
+  ): Promise<DeviceInfo & { values?: Record<string, number> }> {
+    const info = await this.probe(kind, address, key, timezone);
+    if (!info.values) return info;
+    const refused: string[] = [];
+    const values = checkedValues(info.values, refused);
+    if (Object.keys(values).length === 0 && refused.length > 0)
+      throw new CollectorError('badValues', `values refused: ${refused.slice(0, 5).join('; ')}`);
+    return { ...info, values };
   }
 
   private async probe(
@@ -298,8 +314,10 @@ export class CollectorsService {
     };
   }
 
-  /** Fox devices answering the UDP discovery within a few seconds. */
-  discover(): Promise<DiscoveredDevice[]> {
-    return discoverFox({ target: this.config.collectorDiscovery, waitMs: DISCOVERY_MS, allowed: (ip) => this.guard.allows(ip) });
+  /** Fox devices answering the UDP discovery within a few seconds; 403 where discovery is off (config.collectorDiscovery). */
+  async discover(): Promise<DiscoveredDevice[]> {
+    const target = this.config.collectorDiscovery;
+    if (!target) throw keyedError(403, 'errors.discoveryOff');
+    return discoverFox({ target, waitMs: DISCOVERY_MS, allowed: (ip) => this.guard.allows(ip) });
   }
 }
