@@ -1,7 +1,7 @@
 import { ERROR_MESSAGES, VALIDATION_MESSAGES } from '@phasewatch/shared';
 import { describe, expect, it } from 'vitest';
 import { catalogueParts, catalogues } from './catalogues';
-import { AREAS, catalogueFiles, i18n, loadArea, loadCatalogue, setLanguage, storedLanguage, withArea } from './index';
+import { AREAS, browserLanguage, catalogueFiles, i18n, loadArea, loadCatalogue, setLanguage, storedLanguage, withArea } from './index';
 import { mergeCatalogues } from './merge';
 
 type Tree = { [k: string]: string | Tree };
@@ -63,6 +63,16 @@ describe('catalogues', () => {
     expect(en['messages.unableToSave']).toBe('Unable to save data. Check form.');
     expect(en['messages.comparisonsSaveFailed']).toBe('Error saving comparations');
     expect(en['messages.dateRangeTooLong']).toBe('Data range is too long.');
+  });
+});
+
+describe('browser language', () => {
+  it('takes the first of the browser languages the app has, by its primary tag', () => {
+    expect(browserLanguage(['pl-PL', 'en-US'])).toBe('pl');
+    expect(browserLanguage(['de-DE', 'tr-TR', 'pl'])).toBe('tr');
+    expect(browserLanguage(['EN-gb'])).toBe('en');
+    expect(browserLanguage(['de', 'fr'])).toBeNull();
+    expect(browserLanguage([])).toBeNull();
   });
 });
 

@@ -24,6 +24,8 @@ export interface ApiClientOptions {
   baseUrl: string;
   fetch?: typeof fetch;
   getToken(): string | null;
+  /** The signed-in user's record: the refresh call's body (spec section 7: "current user"). */
+  getUser?(): object | null;
   /** A refresh worked: store the new auth. */
   onRefreshed(auth: AuthResponse): void;
   /** Refresh failed after a 401: clear the auth. */
@@ -148,7 +150,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   async function refresh(): Promise<string | null> {
     refreshing ??= (async () => {
       try {
-        const res = await send('POST', 'account/refreshtoken', { body: {} }, null);
+        // The spec's body is the current user; the server names the session by its refresh cookie alone.
+        const res = await send('POST', 'account/refreshtoken', { body: options.getUser?.() ?? {} }, null);
         if (!res.ok) return null;
         const auth = (await readBody(res)) as AuthResponse;
         if (!auth || typeof auth.token !== 'string') return null;
