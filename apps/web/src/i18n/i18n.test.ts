@@ -55,6 +55,16 @@ describe('catalogues', () => {
     for (const key of [...Object.keys(VALIDATION_MESSAGES), ...Object.keys(ERROR_MESSAGES)]) expect(en[key], key).toBeTruthy();
   });
 
+  it('has no placeholder-era texts left: no placeholder.* keys, nothing saying a built feature is not available yet', () => {
+    for (const lng of ['en', 'pl', 'tr'] as const) {
+      const flat = flatten(catalogues[lng]);
+      expect(Object.keys(flat).filter((k) => k.startsWith('placeholder.')), lng).toEqual([]);
+      expect(flat['addDevice.noLocations'], lng).toBeUndefined();
+      expect(flat['editDevice.noLocations'], lng).toBeUndefined();
+    }
+    expect(Object.values(en).filter((v) => /not available yet|being built/i.test(v))).toEqual([]);
+  });
+
   it('keeps the spec texts exact', () => {
     expect(en['auth.tryAgain']).toBe('Try again!');
     expect(en['auth.loggedIn']).toBe('You have successfully logged in!');
