@@ -70,7 +70,7 @@ describe('embedded fleet', () => {
     for (const d of api.devices) {
       expect(d.billingStartDate).toMatch(/^\d{4}-\d{2}-\d{2}$/);
       expect(d.billingStartDate).not.toBe(today);
-      expect(d.billingStartDate as string < today).toBe(true);
+      expect((d.billingStartDate as string) < today).toBe(true);
     }
     // History arrives in batches; live readings (already flowing) one at a time.
     const history = api.devices.reduce((n, d) => n + d.batches.filter((b) => b > 1).reduce((a, b) => a + b, 0), 0);

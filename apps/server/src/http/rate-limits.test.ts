@@ -89,7 +89,10 @@ describe('rate limits', () => {
       const codes: number[] = [];
       for (let i = 0; i < 5; i++) codes.push((await t.app.inject({ method: 'GET', url, headers: user.auth })).statusCode);
       expect(codes.slice(4), url).toEqual([429]);
-      expect(codes.slice(0, 4).every((c) => c !== 429 && c < 500), `${url}: ${codes}`).toBe(true);
+      expect(
+        codes.slice(0, 4).every((c) => c !== 429 && c < 500),
+        `${url}: ${codes}`,
+      ).toBe(true);
     }
   });
 

@@ -58,7 +58,10 @@ describe('catalogues', () => {
   it('has no placeholder-era texts left: no placeholder.* keys, nothing saying a built feature is not available yet', () => {
     for (const lng of ['en', 'pl', 'tr'] as const) {
       const flat = flatten(catalogues[lng]);
-      expect(Object.keys(flat).filter((k) => k.startsWith('placeholder.')), lng).toEqual([]);
+      expect(
+        Object.keys(flat).filter((k) => k.startsWith('placeholder.')),
+        lng,
+      ).toEqual([]);
       expect(flat['addDevice.noLocations'], lng).toBeUndefined();
       expect(flat['editDevice.noLocations'], lng).toBeUndefined();
     }

@@ -20,7 +20,14 @@ import { asCollectorError, CollectorError } from '../../collectors/collector-err
 import type { CollectedReading, DeviceInfo } from '../../collectors/family.js';
 import { discoverFox } from '../../collectors/fox-energy.js';
 import { NetworkGuard } from '../../collectors/network-guard.js';
-import { CollectorRunner, checkedValues, POLLED_FAMILIES, pollContext, type RunnerDevice, type RunnerStatus } from '../../collectors/runner.js';
+import {
+  CollectorRunner,
+  checkedValues,
+  POLLED_FAMILIES,
+  pollContext,
+  type RunnerDevice,
+  type RunnerStatus,
+} from '../../collectors/runner.js';
 import { probeTasmota } from '../../collectors/tasmota.js';
 import type { AppConfig } from '../../config.js';
 import type { EventBus } from '../../events/bus.js';

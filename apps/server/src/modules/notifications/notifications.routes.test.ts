@@ -254,8 +254,14 @@ describe.each(DIALECTS)('notifications over the API on %s', (dialect) => {
     expect((await post('https://push.example.test/one-too-many')).statusCode).toBe(200);
     // Another user has a budget of their own.
     expect(
-      (await t.app.inject({ method: 'POST', url: '/api/push/subscriptions', headers: other.auth, payload: { endpoint: 'https://push.example.test/o', keys: KEYS } }))
-        .statusCode,
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/push/subscriptions',
+          headers: other.auth,
+          payload: { endpoint: 'https://push.example.test/o', keys: KEYS },
+        })
+      ).statusCode,
     ).toBe(200);
     const key = await t.app.inject({ method: 'GET', url: '/api/push/vapid-public-key', headers: user.auth });
     expect(Buffer.from(key.json().publicKey, 'base64url')).toHaveLength(65);

@@ -247,12 +247,15 @@ export function TariffForm({ location, tariff, presets }: { location: Location; 
               onChange={setSeason}
               keepMounted={false}
             >
-              <Tabs.List>
-                {draft.schedule.seasons.map((s, i) => (
-                  <Tabs.Tab key={draft.seasonKeys[i]} value={draft.seasonKeys[i] ?? ''}>
-                    {seasonName(t, s.name)} ({s.from} – {s.to})
-                  </Tabs.Tab>
-                ))}
+              {/* The add button beside the tab list, not in it: a tablist holds tabs only (axe aria-required-children). */}
+              <Group gap="xs" align="center" wrap="wrap">
+                <Tabs.List style={{ flex: 1 }}>
+                  {draft.schedule.seasons.map((s, i) => (
+                    <Tabs.Tab key={draft.seasonKeys[i]} value={draft.seasonKeys[i] ?? ''}>
+                      {seasonName(t, s.name)} ({s.from} – {s.to})
+                    </Tabs.Tab>
+                  ))}
+                </Tabs.List>
                 {draft.schedule.seasons.length < 4 && (
                   <Button
                     variant="subtle"
@@ -268,7 +271,7 @@ export function TariffForm({ location, tariff, presets }: { location: Location; 
                     {t('tariffs.form.addSeason')}
                   </Button>
                 )}
-              </Tabs.List>
+              </Group>
               {draft.schedule.seasons.map((s, i) => (
                 <Tabs.Panel key={draft.seasonKeys[i]} value={draft.seasonKeys[i] ?? ''} pt="sm">
                   <SimpleGrid cols={{ base: 1, xs: 3 }} mb="sm">
