@@ -78,12 +78,23 @@ beforeAll(async () => {
     });
     expect(reg.status).toBe(200);
     const token = reg.body.token;
-    const dev = await api<{ device: { id: number } }>(token, 'POST', 'devices', {
+    const dev = await api<{ device: { id: number }; ingestKey: string }>(token, 'POST', 'devices', {
       name: `Meter ${lng}`,
       mac: `02:E3:20:00:00:0${i + 1}`,
       typeCode: 13,
     });
     expect(dev.status).toBe(200);
+    // Two days of 15-minute readings up to now: this month has data, last month none.
+    const now = Date.now();
+    const readings = [];
+    for (let t = Math.floor((now - 2 * 86_400_000) / 900_000) * 900_000, e = 100; t <= now; t += 900_000, e += 0.25)
+      readings.push({ ts: new Date(t).toISOString(), values: { eai1: e, pave1: 1000, vave1: 231 } });
+    const ingest = await fetch(`${server.baseUrl}/api/ingest`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-device-key': dev.body.ingestKey },
+      body: JSON.stringify({ readings }),
+    });
+    expect(ingest.status).toBe(200);
     const loc = await api<{ id: number }>(token, 'POST', 'locations', { name: `Home ${lng}` });
     expect(loc.status).toBe(200);
     users.set(lng, { email, token, deviceId: dev.body.device.id, locationId: loc.body.id });
@@ -176,6 +187,77 @@ describe.each(LANGS)('in %s', (lng) => {
     await shot(page, `tariff-editor-${lng}`);
   });
 
+  it.each([1366, 390])(
+    'the sum comparison offers this month vs last month and says how much of each period has data (%i px)',
+    {
+      timeout: 90_000,
+    },
+    async (width) => {
+      const page = await signedIn(lng, width);
+      await page.goto('/analytics?tab=sums');
+      const table = page.locator('[data-sums-table]');
+      await table.waitFor();
+      const preset = page.getByRole('textbox', { name: tr(lng, 'analytics.sums.compare'), exact: true });
+      expect(await preset.inputValue()).toBe(tr(lng, 'figures.sums.monthVsLastMonth'));
+      // The preset's text fits its field.
+      expect(await preset.evaluate((e) => (e as HTMLInputElement).scrollWidth <= (e as HTMLInputElement).clientWidth + 1)).toBe(true);
+      await expect.poll(() => table.locator('[data-sum-item]').count()).toBe(2);
+      const covered = Number(await table.locator('[data-sum-item="0"] [data-sum-coverage]').getAttribute('data-sum-coverage'));
+      expect(covered).toBeGreaterThan(0);
+      // Last month has no data here: its share says 0 %, and no percentage is given against it.
+      expect(await table.locator('[data-sum-item="1"] [data-sum-coverage]').getAttribute('data-sum-coverage')).toBe('0');
+      expect(await table.locator('[data-sum-item="1"] [data-sum-coverage]').textContent()).toMatch(
+        pattern(tr(lng, 'figures.sums.coverage')),
+      );
+      const diff = (await table.locator('[data-sum-item="1"] [data-sum-difference]').textContent()) ?? '';
+      expect(diff).not.toMatch(/%\)/);
+      await shot(page, `sums-${lng}-${width}`);
+    },
+  );
+
+  it('an offline device with 4 minutes of data: its last power is not "Power now", and the sparkline draws 4 minutes', {
+    timeout: 90_000,
+  }, async () => {
+    const u = users.get(lng) as NonNullable<ReturnType<typeof users.get>>;
+    const dev = await api<{ device: { id: number }; ingestKey: string }>(u.token, 'POST', 'devices', {
+      name: `Brief ${lng}`,
+      mac: `02:E3:21:00:00:0${LANGS.indexOf(lng) + 1}`,
+      typeCode: 13,
+      reportingIntervalSeconds: 60,
+    });
+    expect(dev.status).toBe(200);
+    const end = Date.now() - 3 * 3_600_000;
+    const readings = [0, 1, 2, 3, 4].map((m) => ({
+      ts: new Date(end - (4 - m) * 60_000).toISOString(),
+      values: { pave1: 800 + m * 50, vave1: 230, eai1: 10 + m * 0.01 },
+    }));
+    const ingest = await fetch(`${server.baseUrl}/api/ingest`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-device-key': dev.body.ingestKey },
+      body: JSON.stringify({ readings }),
+    });
+    expect(ingest.status).toBe(200);
+    const page = await signedIn(lng);
+    await page.goto(`/device/overview/${dev.body.device.id}`);
+    const label = page.locator('[data-overview-headline-label]');
+    await label.waitFor();
+    expect(await label.textContent()).toBe(tr(lng, 'figures.overview.lastPower'));
+    expect(await label.textContent()).not.toBe(tr(lng, 'overview.powerNow'));
+    // What the sparkline draws spans a few minutes of the 24 hours: a small part of its width, near the right.
+    const svg = page.locator('[data-overview=sparkline] svg');
+    await svg.waitFor();
+    const xs = await svg.evaluate((el) =>
+      [...el.querySelectorAll('path')].flatMap((p) =>
+        [...(p.getAttribute('d') ?? '').matchAll(/[ML](-?[\d.]+) /g)].map((m) => Number(m[1])),
+      ),
+    );
+    expect(xs.length).toBeGreaterThan(0);
+    const width = Number((await svg.getAttribute('viewBox'))?.split(' ')[2]);
+    expect(Math.max(...xs) - Math.min(...xs)).toBeLessThan(width * 0.05);
+    expect(Math.min(...xs)).toBeGreaterThan(width * 0.8);
+    await shot(page, `overview-offline-${lng}`);
+  });
+
   it('the export dialog says why a start was refused: busy (503) alone, the hourly limit (429) with when to try again', {
     timeout: 90_000,
   }, async () => {
@@ -190,11 +272,10 @@ describe.each(LANGS)('in %s', (lng) => {
     await dialog.waitFor();
     await dialog.locator('input[name=allParameters]').check();
     await dialog.locator('input[type=radio][value=csv]').check();
-    const today = new Date().toISOString().slice(0, 10);
     const queued = await api(o.token, 'POST', 'exports', {
       deviceId: o.deviceId,
-      from: today,
-      to: today,
+      from: String(Date.now() - 3_600_000),
+      to: String(Date.now()),
       parameters: [],
       allParameters: true,
       interval: '1h',

@@ -77,13 +77,19 @@ export const routes: RouteObject[] = [
             // Its push switch is the notifications area's, its location and tariff fields the tariffs area's.
             ...page(withArea(['notifications', 'tariffs'], () => import('./routes/edit-device') as unknown as Promise<Module>)),
           },
-          { path: routePatterns.deviceOverview, ...page(() => import('./routes/device-overview') as unknown as Promise<Module>) },
+          {
+            path: routePatterns.deviceOverview,
+            ...page(withArea('figures', () => import('./routes/device-overview') as unknown as Promise<Module>)),
+          },
           { path: paths.profile, ...page(() => import('./routes/profile') as unknown as Promise<Module>) },
           {
             path: paths.notifications,
             ...page(withArea('notifications', () => import('./routes/notifications') as unknown as Promise<Module>)),
           },
-          { path: paths.analytics, ...page(withArea('analytics', () => import('./routes/analytics') as unknown as Promise<Module>)) },
+          {
+            path: paths.analytics,
+            ...page(withArea(['figures', 'analytics'], () => import('./routes/analytics') as unknown as Promise<Module>)),
+          },
           { path: paths.signOut, ...page(() => import('./routes/sign-out') as unknown as Promise<Module>) },
           { path: paths.locations, ...page(locations, 'LocationListPage') },
           { path: routePatterns.locationView, ...page(locations, 'LocationViewPage') },

@@ -68,6 +68,11 @@ describe('catalogues', () => {
     expect(Object.values(en).filter((v) => /not available yet|being built/i.test(v))).toEqual([]);
   });
 
+  it('glues no suffix to a number: no letters or apostrophe right after a placeholder (Turkish "%26\'i")', () => {
+    for (const lng of ['en', 'pl', 'tr'] as const)
+      for (const [k, v] of Object.entries(flatten(catalogues[lng]))) expect(v, `${lng} ${k}`).not.toMatch(/\}\}['’]?\p{L}/u);
+  });
+
   it('keeps the spec texts exact', () => {
     expect(en['auth.tryAgain']).toBe('Try again!');
     expect(en['auth.loggedIn']).toBe('You have successfully logged in!');
@@ -109,6 +114,7 @@ describe('language', () => {
     await loadArea('collectors', 'tr');
     await loadArea('notifications', 'tr');
     await loadArea('tariffs', 'tr');
+    await loadArea('figures', 'tr');
     expect(i18n.getResourceBundle('tr', 'translation')).toEqual(catalogues.tr);
   });
 

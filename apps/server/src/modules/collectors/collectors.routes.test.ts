@@ -239,6 +239,13 @@ describe.each(DIALECTS)('collected devices on %s', (dialect) => {
       source: { kind: 'shelly-gen2', address: pro.url, pollSeconds: 1 },
     });
     expect(res.json().device.mac).toBe('0C:B8:15:FC:AF:F4');
+    // The meter's own import counters are its meter value: "Meter total" reads what the meter shows.
+    const probed = (await post(a, '/api/collectors/test', { kind: 'shelly-gen2', address: pro.url })).json() as {
+      values: Record<string, number>;
+    };
+    const counter = (probed.values.eai1 ?? 0) + (probed.values.eai2 ?? 0) + (probed.values.eai3 ?? 0);
+    expect(counter).toBeGreaterThan(0);
+    expect(res.json().device.meterValueKwh).toBeCloseTo(counter, 3);
 
     const gen1 = await fakeShelly3em().start();
     stops.push(() => gen1.stop());
@@ -257,8 +264,11 @@ describe.each(DIALECTS)('collected devices on %s', (dialect) => {
     await expect.poll(async () => (await latest())?.latestReading?.values.eai1, { timeout: 15_000 }).toBe(0);
     gen1.state.emeters = gen1.state.emeters.map((m, i) => (i === 0 ? { ...m, total: 30 } : m));
     await expect.poll(async () => (await latest())?.latestReading?.values.eai1, { timeout: 15_000 }).toBe(0.03);
-    // Measured: 0.2 kWh before the restart and 0.03 after, nothing for the drop to zero or the climb back.
-    expect((await latest())?.totalEnergyKwh).toBeCloseTo(0.23, 6);
+    // Measured: 0.2 kWh before the restart and 0.03 after, nothing for the drop to zero or the climb back; on
+    // top of the meter value, the counters the meter showed when it was added (5 + 2 + 2 kWh).
+    const meterValue = (created.json() as { device: { meterValueKwh: number } }).device.meterValueKwh;
+    expect(meterValue).toBeGreaterThan(0);
+    expect(((await latest())?.totalEnergyKwh ?? 0) - meterValue).toBeCloseTo(0.23, 6);
   });
 
   it('hears a Tasmota device on the broker: connection test by its status answers, readings in its local time', async () => {

@@ -54,6 +54,14 @@ export function addressMac(kind: CollectorKind, address: string): string {
   return bytes.map((b) => b.toString(16).padStart(2, '0').toUpperCase()).join(':');
 }
 
+/** The import counter a device reported (kWh): `eai` or the sum of `eai1`…`eai3`, or null without one. */
+export function meterCounterOf(values: Record<string, number> | undefined): number | null {
+  if (!values) return null;
+  if (typeof values.eai === 'number') return Math.round(values.eai * 1e6) / 1e6;
+  const phases = ['eai1', 'eai2', 'eai3'].map((k) => values[k]).filter((v): v is number => typeof v === 'number');
+  return phases.length === 0 ? null : Math.round(phases.reduce((a, b) => a + b, 0) * 1e6) / 1e6;
+}
+
 /** Devices Phasewatch reads itself: the connection test, registration with a source, status, discovery. */
 export class CollectorsService {
   readonly guard: NetworkGuard;
@@ -220,6 +228,10 @@ export class CollectorsService {
       reportingIntervalSeconds: rest.reportingIntervalSeconds ?? pollSeconds,
     });
     const id = created.device.id;
+    // The device's own import counter (read by the connection test) is its meter value: "Meter total" then
+    // reads what the meter shows, not only the energy since it was added.
+    const counter = meterCounterOf(tested.values);
+    if (counter !== null) created.device = await this.devices.setMeterValue(userId, id, counter);
     await this.repo.insert({
       device_id: id,
       user_id: userId,

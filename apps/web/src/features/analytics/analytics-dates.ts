@@ -37,6 +37,18 @@ export function periodPresets(now: number, tz: string) {
   // 29 February has no day a year earlier: the 28th stands in.
   const safe = (d: string) => (d.endsWith('-02-29') ? `${d.slice(0, 8)}28` : d);
   return {
+    // The question people ask first: this month so far against the same days of last month (the 31st of a
+    // 30-day month stands at the 30th).
+    monthVsLastMonth: [
+      { from: monthStart, to: today },
+      (() => {
+        const y = p.month === 1 ? p.year - 1 : p.year;
+        const m = p.month === 1 ? 12 : p.month - 1;
+        const length = new Date(Date.UTC(y, m, 0)).getUTCDate();
+        const mm = String(m).padStart(2, '0');
+        return { from: `${y}-${mm}-01`, to: `${y}-${mm}-${String(Math.min(p.day, length)).padStart(2, '0')}` };
+      })(),
+    ],
     monthVsLastYear: [
       { from: monthStart, to: today },
       { from: lastYear(monthStart), to: safe(lastYear(today)) },
