@@ -98,7 +98,7 @@ export const routes: RouteObject[] = [
           {
             path: routePatterns.tariffStats,
             ...page(
-              withArea('tariffs', () => import('./routes/tariff-stats') as unknown as Promise<Module>),
+              withArea(['figures', 'tariffs'], () => import('./routes/tariff-stats') as unknown as Promise<Module>),
               'TariffStatsPage',
             ),
           },

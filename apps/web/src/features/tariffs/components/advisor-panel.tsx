@@ -114,6 +114,11 @@ export function AdvisorPanel({
           <Text size="sm" data-advisor-basis>
             {t('tariffs.advisor.basis', { days: a.daysWithData, from: a.from, to: a.to, kwh: formatKWh(a.kWh, i18n.language) })}
           </Text>
+          {a.costedFrom && (
+            <Text size="sm" c="dimmed" data-advisor-rule>
+              {t('figures.tariffs.rule', { date: a.costedFrom })}
+            </Text>
+          )}
           {a.current ? (
             <Text size="sm" data-advisor-current>
               {t('tariffs.advisor.current', {
