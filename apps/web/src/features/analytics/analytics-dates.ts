@@ -28,6 +28,25 @@ export function dateRange(from: string, to: string, tz: string): { from: number;
   return { from: dayStart(from, tz), to: addLocalDays(dayStart(to, tz), 1, tz) };
 }
 
+const TIME = /^([01]\d|2[0-3]):([0-5]\d)$/;
+
+/**
+ * A date-time range of local dates and optional times (`HH:mm`): from the start's date at its time (00:00
+ * without one) to the end's date at its time, or the end of that day without one. Null when a time is
+ * malformed or the range is empty.
+ */
+export function dateTimeRange(from: string, fromTime: string, to: string, toTime: string, tz: string): { from: number; to: number } | null {
+  const at = (date: string, time: string) => {
+    const m = TIME.exec(time);
+    const [y, mo, d] = date.split('-').map(Number) as [number, number, number];
+    return m ? zonedTimeToUtc(tz, y, mo, d, Number(m[1]), Number(m[2])) : null;
+  };
+  if ((fromTime && !TIME.test(fromTime)) || (toTime && !TIME.test(toTime))) return null;
+  const start = fromTime ? at(from, fromTime) : dayStart(from, tz);
+  const end = toTime ? at(to, toTime) : addLocalDays(dayStart(to, tz), 1, tz);
+  return start !== null && end !== null && start < end ? { from: start, to: end } : null;
+}
+
 /** This month so far and the same days a year earlier; this year and last year; the last 7 days and the 7 before. */
 export function periodPresets(now: number, tz: string) {
   const p = localParts(now, tz);
