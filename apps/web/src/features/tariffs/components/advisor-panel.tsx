@@ -42,7 +42,8 @@ export function AdvisorPanel({
       );
     const s = o.savingPerYear;
     return (
-      <Text span c={s > 0 ? 'teal' : s < 0 ? 'red' : undefined} fw={600}>
+      // One unit: the sign never wraps away from the amount.
+      <Text span c={s > 0 ? 'teal' : s < 0 ? 'red' : undefined} fw={600} style={{ whiteSpace: 'nowrap' }} data-advisor-saving>
         {s > 0 ? '+' : ''}
         {money(s, o.currency)}
       </Text>
