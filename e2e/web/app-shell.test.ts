@@ -193,7 +193,7 @@ describe('web app shell in Chromium', () => {
       expect(new URL(page.url()).pathname, route).toBe(route);
     }
     // The same walk with an id nobody has goes to the 404 page: the check above can fail.
-    await page.goto(`/device-energy-details/${w.devices[13] + 100_000}`);
+    await page.goto(`/device-energy-details/${(w.devices[13] ?? 0) + 100_000}`);
     await page.waitForURL('**/404');
     // In-app navigation through the menu verifies too, and scrolls back to the top.
     await page.goto('/analytics');
