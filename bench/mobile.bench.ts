@@ -117,8 +117,11 @@ async function measure(dist: string | undefined): Promise<{ dashboard: number; d
     await browser.close().catch(() => {});
     return { dashboard, devicePage };
   } finally {
+    // Chromium writes its profile until it has exited.
+    const exited = new Promise<void>((r) => (proc.exitCode !== null ? r() : proc.once('exit', () => r())));
     proc.kill();
-    rmSync(profile, { recursive: true, force: true });
+    await exited;
+    rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
     await server.stop();
   }
 }
