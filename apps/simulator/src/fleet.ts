@@ -61,6 +61,17 @@ const SAVE_EVERY_MS = 5_000;
 /** Catch-up passes after the first backfill, each covering the time the previous one took. */
 const MAX_CATCH_UP_PASSES = 3;
 
+/**
+ * The billing start of a simulated device: the day half a month ago, one month further back (`YYYY-MM-DD`,
+ * day 28 at most). A demo device's billing period then began on a day of the last few weeks, never today
+ * (a period that starts today shows the same figure as "Today").
+ */
+export function demoBillingStart(now: number): string {
+  const d = new Date(now - 15 * DAY_MS);
+  const month = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - 1, Math.min(d.getUTCDate(), 28)));
+  return month.toISOString().slice(0, 10);
+}
+
 /** A locally administered MAC derived from the seed (and an attempt number, should a MAC be taken). */
 export function simulatedMac(seed: number, attempt = 0): string {
   const a = hash32(seed ^ Math.imul(attempt + 1, 0x9e3779b1));
@@ -166,6 +177,7 @@ export function startFleet(options: FleetOptions): FleetHandle {
             model: KIND_MODELS[spec.kind],
             // The server derives online/offline from it: live readings, or minute history only.
             reportingIntervalSeconds: options.liveIntervalMs > 0 ? Math.max(1, Math.round(options.liveIntervalMs / 1000)) : 60,
+            billingStartDate: demoBillingStart(now()),
           },
           signal,
         );

@@ -81,7 +81,10 @@ export const routes: RouteObject[] = [
               withArea(['integrations', 'notifications', 'tariffs'], () => import('./routes/edit-device') as unknown as Promise<Module>),
             ),
           },
-          { path: routePatterns.deviceOverview, ...page(() => import('./routes/device-overview') as unknown as Promise<Module>) },
+          {
+            path: routePatterns.deviceOverview,
+            ...page(withArea('figures', () => import('./routes/device-overview') as unknown as Promise<Module>)),
+          },
           {
             path: routePatterns.deviceQuality,
             ...page(
@@ -94,7 +97,10 @@ export const routes: RouteObject[] = [
             path: paths.notifications,
             ...page(withArea('notifications', () => import('./routes/notifications') as unknown as Promise<Module>)),
           },
-          { path: paths.analytics, ...page(withArea('analytics', () => import('./routes/analytics') as unknown as Promise<Module>)) },
+          {
+            path: paths.analytics,
+            ...page(withArea(['figures', 'analytics'], () => import('./routes/analytics') as unknown as Promise<Module>)),
+          },
           { path: paths.signOut, ...page(() => import('./routes/sign-out') as unknown as Promise<Module>) },
           { path: paths.import, ...page(withArea('integrations', () => import('./routes/import') as unknown as Promise<Module>)) },
           { path: paths.locations, ...page(locations, 'LocationListPage') },
@@ -104,7 +110,7 @@ export const routes: RouteObject[] = [
           {
             path: routePatterns.tariffStats,
             ...page(
-              withArea('tariffs', () => import('./routes/tariff-stats') as unknown as Promise<Module>),
+              withArea(['figures', 'tariffs'], () => import('./routes/tariff-stats') as unknown as Promise<Module>),
               'TariffStatsPage',
             ),
           },

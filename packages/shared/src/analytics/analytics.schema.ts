@@ -187,7 +187,13 @@ export const sumComparisonRequestSchema = z.strictObject({
 });
 export type SumComparisonRequest = z.input<typeof sumComparisonRequestSchema>;
 
-/** Each item's figure, and its difference from the first item (kWh or the unit, and %; null without a base). */
+/** Below this share of a period with data, a comparison gives no percentage (a year-old history against a month). */
+export const SUM_COVERAGE_MIN = 0.5;
+
+/**
+ * Each item's figure, and its difference from the first item (kWh or the unit, and %; null without a base,
+ * and null when the item or the base has data for less than SUM_COVERAGE_MIN of its elapsed time).
+ */
 export const sumComparisonResponseSchema = z.object({
   parameter: z.string(),
   unit: z.string(),
@@ -201,6 +207,8 @@ export const sumComparisonResponseSchema = z.object({
       value: z.number().nullable(),
       difference: z.number().nullable(),
       percent: z.number().nullable(),
+      /** Share (0–1) of the period up to now that has data: hours (days for ranges over 62 days) with a figure. */
+      coverage: z.number(),
     }),
   ),
 });

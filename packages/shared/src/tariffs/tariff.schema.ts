@@ -332,6 +332,8 @@ export const tariffStatsSchema = z.object({
   totalCost: z.number(),
   /** Energy of days before the first price list (not costed). */
   unpricedKWh: z.number(),
+  /** The first price list's first day: days before it are not costed (here and in the advisor). */
+  costedFrom: z.string().nullable().optional(),
   days: z.array(
     z.object({
       date: z.string(),
@@ -381,6 +383,11 @@ export const advisorSchema = z.object({
   timezone: z.string(),
   country: z.string(),
   /** Days from the first to the last day with readings (what a year is scaled from). */
+  /**
+   * The first price list of the current tariff: days before it are not costed, in the balance and here (the
+   * period starts there); null without a current tariff with prices.
+   */
+  costedFrom: z.string().nullable().optional(),
   daysWithData: z.number().int(),
   kWh: z.number(),
   current: z

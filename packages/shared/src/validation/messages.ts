@@ -64,6 +64,10 @@ export const ERROR_MESSAGES = {
   'messages.exportBusy': 'Export is unavailable because the server is busy. Try again later.',
   'errors.collectorTestFailed': 'the device could not be read',
   'errors.collectorNotFound': 'This device is not read by a collector',
+  /** 409 of a push subscription past PUSH_SUBSCRIPTIONS_PER_USER. */
+  'errors.pushSubscriptionLimit': 'This account already has the most push subscriptions allowed (20); remove one first',
+  /** 403 of Fox discovery on a server that is not on loopback and has no COLLECTOR_DISCOVERY_ADDRESS. */
+  'errors.discoveryOff': 'Discovery is off on this server (set COLLECTOR_DISCOVERY_ADDRESS to turn it on)',
 } as const;
 export type ErrorMessageKey = keyof typeof ERROR_MESSAGES;
 

@@ -10,6 +10,7 @@ import {
   isStorableId,
   localParts,
   parameterInfo,
+  SUM_COVERAGE_MIN,
   startOfLocalDay,
   startOfLocalMonth,
   zonedTimeToUtc,
@@ -84,6 +85,27 @@ export class AnalyticsService {
   }
 
   /** Figures per span of `edges` on the cheapest stored level whose buckets hold every edge. */
+  /**
+   * The share of `[from, min(to, now))` with data: local hours with a figure (local days past 62 days), so a
+   * comparison can say a period is mostly empty (history that began yesterday). 1 for a period not begun.
+   */
+  private async coverage(deviceId: number, tz: string, fig: Figure, from: number, to: number): Promise<number> {
+    const end = Math.min(to, Date.now());
+    if (end <= from) return 1;
+    const long = end - from > 62 * 86_400_000;
+    const lastDay = startOfLocalDay(end, tz);
+    const edges = long ? dayEdges(startOfLocalDay(from, tz), lastDay === end ? end : addLocalDays(lastDay, 1, tz), tz) : ([] as number[]);
+    if (!long) {
+      for (let t = Math.floor(from / H1) * H1; t < end; t += H1) edges.push(t);
+      edges.push(Math.ceil(end / H1) * H1);
+    }
+    if (edges.length < 2) return 1;
+    const figures = await this.spans(deviceId, tz, edges, fig, long ? 'day' : 'hours');
+    let covered = 0;
+    for (const e of edges.slice(0, -1)) if (figures.get(e) !== undefined) covered++;
+    return Math.round((covered / (edges.length - 1)) * 1000) / 1000;
+  }
+
   private async spans(deviceId: number, tz: string, edges: number[], fig: Figure, level: 'day' | 'hours'): Promise<Map<number, number>> {
     if (fig.params.length === 0 || edges.length < 2) return new Map();
     const source = level === 'day' ? 'day' : edges.every((e) => e % H1 === 0) ? '1h' : '15m';
@@ -311,16 +333,20 @@ export class AnalyticsService {
         from: item.from,
         to: item.to,
         value: figures.get(edges[0] as number) ?? null,
+        coverage: await this.coverage(device.id, tz, fig, item.from, item.to),
       });
     }
     const base = out[0]?.value ?? null;
+    const baseCovered = (out[0]?.coverage ?? 0) >= SUM_COVERAGE_MIN;
     return {
       parameter: req.parameter,
       unit,
       aggregate,
       items: out.map((o, i) => {
         const difference = i === 0 || o.value === null || base === null ? null : round6(o.value - base);
-        const percent = difference === null || base === 0 || base === null ? null : Math.round((difference / Math.abs(base)) * 1e4) / 100;
+        const covered = baseCovered && o.coverage >= SUM_COVERAGE_MIN;
+        const percent =
+          difference === null || base === 0 || base === null || !covered ? null : Math.round((difference / Math.abs(base)) * 1e4) / 100;
         return { ...o, difference: i === 0 ? null : difference, percent };
       }),
     };

@@ -214,6 +214,24 @@ describe.each(DIALECTS)('analytics (%s)', (dialect) => {
       [30 * DAY, -DAY + 3, -3.19],
       [31 * DAY - 3, 0, 0],
     ]);
+    expect(s.items.map((i) => i.coverage)).toEqual([1, 1, 1]);
+    // A period whose history began on its last day: how much of it has data, and no percentage against it
+    // (a month with data against 1 day of 28 said −96 %), either way round.
+    const feb = { deviceId: meter, from: String(zonedTimeToUtc(TZ, 2026, 2, 2)), to: String(zonedTimeToUtc(TZ, 2026, 3, 2)) };
+    const thin = await post({ items: [march, feb] });
+    expect(thin.items[1]?.value).toBe(DAY);
+    expect(thin.items[1]?.coverage).toBeCloseTo(1 / 28, 2);
+    expect(thin.items[1]?.difference).toBe(DAY - (31 * DAY - 3));
+    expect(thin.items[1]?.percent).toBeNull();
+    const reversed = await post({ items: [feb, march] });
+    expect(reversed.items[0]?.coverage).toBeCloseTo(1 / 28, 2);
+    expect(reversed.items[1]?.percent).toBeNull();
+    // A long period (days counted): March–April fully covered, January–February not at all.
+    const spring = { deviceId: meter, from: march.from, to: april.to };
+    const winter = { deviceId: meter, from: String(zonedTimeToUtc(TZ, 2026, 1, 1)), to: String(zonedTimeToUtc(TZ, 2026, 3, 1)) };
+    const long = await post({ items: [spring, winter] });
+    expect(long.items.map((i) => i.coverage)).toEqual([1, 0]);
+    expect(long.items[1]?.percent).toBeNull();
     // Not whole days: hours (10:00–14:00 local on 10 March, hours 10…13 use 11 + 12 + 13 + 14).
     const day = zonedTimeToUtc(TZ, 2026, 3, 10);
     const part = await post({ items: [{ deviceId: meter, from: String(day + 10 * H), to: String(day + 14 * H) }, march] });

@@ -217,6 +217,7 @@ export class TariffsService {
       clock: tariff.clock,
       currency: t.row.currency,
       ...cost,
+      costedFrom: t.prices[0]?.validFrom ?? null,
     };
   }
 
@@ -326,19 +327,25 @@ export class TariffsService {
       timezone: tz,
       country,
     };
-    if (full.kWh.length === 0) return { ...base, from, to, daysWithData: 0, kWh: 0, current: null, options: [] };
+    const mine = await this.repo.listForUser(userId);
+    const prices = await this.repo.pricesOf(mine.map((t) => t.id));
+    const current = currentId === null ? undefined : mine.find((t) => t.id === currentId);
+    // One rule with the balance (stats): days before the current tariff's first price list are not costed,
+    // so the advisor's period starts at that list (every option is priced over the same days).
+    const costedFrom = current ? (prices.get(current.id)?.[0]?.valid_from ?? null) : null;
+    if (full.kWh.length === 0) return { ...base, from, to, daysWithData: 0, kWh: 0, current: null, options: [], costedFrom };
     // The days that have readings: a year is scaled from them, and the fee is only counted for them.
-    const first = full.days[full.day[0] as number] as string;
-    const [ly, lm, ld] = (full.days[full.day[full.day.length - 1] as number] as string).split('-').map(Number) as [number, number, number];
+    let first = full.days[full.day[0] as number] as string;
+    const lastDay = full.days[full.day[full.day.length - 1] as number] as string;
+    if (costedFrom !== null && costedFrom > first) first = costedFrom;
+    if (first > lastDay) return { ...base, from, to, daysWithData: 0, kWh: 0, current: null, options: [], costedFrom };
+    const [ly, lm, ld] = lastDay.split('-').map(Number) as [number, number, number];
     const cal = quarterCalendar(energy, tz, first, isoDate(ly, lm, ld + 1));
     const days = cal.days.length;
 
-    const mine = await this.repo.listForUser(userId);
-    const prices = await this.repo.pricesOf(mine.map((t) => t.id));
     // A user's price history covers the period from its first list back (for a fair comparison).
     const extended = (rows: readonly TariffPriceRow[]) =>
       rows.map((p, i) => ({ ...toPrice(p), validFrom: i === 0 ? '1970-01-01' : p.valid_from }));
-    const current = currentId === null ? undefined : mine.find((t) => t.id === currentId);
     const ownOfGroup = (group: TariffGroup, currency: string) =>
       [current, ...mine.filter((t) => t.location_id === loc?.id), ...mine].find(
         (t) => t !== undefined && t.tariff_group === group && t.currency === currency && (prices.get(t.id)?.length ?? 0) > 0,
@@ -383,6 +390,7 @@ export class TariffsService {
       daysWithData: days,
       kWh: Math.round(cal.kWh.reduce((s, e) => s + e, 0) * 1e6) / 1e6,
       current: currentFigures,
+      costedFrom,
       options: figures.map((f) => {
         const p = presets.find((x) => x.id === f.key);
         if (!p) throw new Error(`no preset ${f.key}`);
