@@ -91,7 +91,11 @@ describe.each(DIALECTS)('power quality (%s)', (dialect) => {
     single = await device(
       user,
       20,
-      readings(from, to, (x): Values => (x >= from + 3 * 86_400_000 && x < from + 4 * 86_400_000 ? { eai1: 1 } : { vave1: 231.04, eai1: 1 })),
+      readings(
+        from,
+        to,
+        (x): Values => (x >= from + 3 * 86_400_000 && x < from + 4 * 86_400_000 ? { eai1: 1 } : { vave1: 231.04, eai1: 1 }),
+      ),
     );
     thermostat = await device(
       user,
