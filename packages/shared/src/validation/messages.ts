@@ -1,3 +1,4 @@
+import { PROSUMER_VALIDATION_MESSAGES } from '../prosumer/prosumer-messages.js';
 import { TARIFF_ERROR_MESSAGES, TARIFF_VALIDATION_MESSAGES } from '../tariffs/tariff-messages.js';
 
 /**
@@ -6,6 +7,7 @@ import { TARIFF_ERROR_MESSAGES, TARIFF_VALIDATION_MESSAGES } from '../tariffs/ta
  */
 export const VALIDATION_MESSAGES = {
   ...TARIFF_VALIDATION_MESSAGES,
+  ...PROSUMER_VALIDATION_MESSAGES,
   'validation.required': 'is required',
   'validation.tooLong': 'is too long',
   'validation.email': 'must be a valid email address',

@@ -1,0 +1,7 @@
+/** Message keys of the prosumer feature with their English text (spread into validation/messages.ts). */
+export const PROSUMER_VALIDATION_MESSAGES = {
+  'prosumer.errors.month': 'must be a month YYYY-MM',
+  'prosumer.errors.futureMonth': 'must not be a month in the future',
+  'prosumer.errors.secondGrid': 'the location already has a grid meter',
+  'prosumer.errors.refundCap': 'must be 0.2 or 0.3',
+} as const;
