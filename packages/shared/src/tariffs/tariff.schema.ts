@@ -264,6 +264,10 @@ export const tariffSchema = z.object({
       area2: z.number().nullable(),
       area3: z.number().nullable(),
       fixedMonthly: z.number(),
+      /** The energy part of each area's price (issue 33); null where not entered. */
+      energyArea1: z.number().nullable().optional(),
+      energyArea2: z.number().nullable().optional(),
+      energyArea3: z.number().nullable().optional(),
     }),
   ),
   /** Whether it is its location's energy tariff. */

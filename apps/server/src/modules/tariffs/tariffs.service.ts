@@ -58,6 +58,9 @@ const toPrice = (p: TariffPriceRow): TariffPrice => ({
   area2: p.area2,
   area3: p.area3,
   fixedMonthly: p.fixed_monthly,
+  energyArea1: p.energy_area1 ?? null,
+  energyArea2: p.energy_area2 ?? null,
+  energyArea3: p.energy_area3 ?? null,
 });
 
 /** A 400 naming the field, with a message key of the shared catalogues. */
@@ -152,6 +155,9 @@ export class TariffsService {
       area2: p.area2,
       area3: p.area3,
       fixed_monthly: p.fixedMonthly,
+      energy_area1: p.energyArea1 ?? null,
+      energy_area2: p.energyArea2 ?? null,
+      energy_area3: p.energyArea3 ?? null,
     }));
     const fields = {
       name: r.tariff.name,

@@ -9,6 +9,7 @@ import * as m0007 from './0007-locations-tariffs.js';
 import * as m0008 from './0008-analytics-exports.js';
 import * as m0009 from './0009-notifications.js';
 import * as m0010 from './0010-collectors.js';
+import * as m0013 from './0013-prosumer.js';
 
 /**
  * Every migration, in order. Names sort lexically; add a new file with the next number and list it
@@ -25,4 +26,5 @@ export const migrations: Record<string, VersionedMigration> = {
   '0008-analytics-exports': m0008,
   '0009-notifications': m0009,
   '0010-collectors': m0010,
+  '0013-prosumer': m0013,
 };
