@@ -26,7 +26,7 @@ function page(load: () => Promise<Module>, name = 'default'): Pick<RouteObject, 
 
 // The device page's toolbar offers the export dialog (its button's texts are the analytics area's).
 const deviceDetails = withArea('analytics', () => import('./routes/device-details') as unknown as Promise<Module>);
-const locations = withArea('tariffs', () => import('./routes/locations') as unknown as Promise<Module>);
+const locations = withArea(['tariffs', 'prosumer'], () => import('./routes/locations') as unknown as Promise<Module>);
 
 /**
  * A device page. Its loader starts the page's first requests (the device, the first charts' readings) as
@@ -75,7 +75,7 @@ export const routes: RouteObject[] = [
           {
             path: routePatterns.editDevice,
             // Its push switch is the notifications area's, its location and tariff fields the tariffs area's.
-            ...page(withArea(['notifications', 'tariffs'], () => import('./routes/edit-device') as unknown as Promise<Module>)),
+            ...page(withArea(['notifications', 'tariffs', 'prosumer'], () => import('./routes/edit-device') as unknown as Promise<Module>)),
           },
           { path: routePatterns.deviceOverview, ...page(() => import('./routes/device-overview') as unknown as Promise<Module>) },
           { path: paths.profile, ...page(() => import('./routes/profile') as unknown as Promise<Module>) },

@@ -86,6 +86,7 @@ describe('language', () => {
     await loadArea('collectors', 'tr');
     await loadArea('notifications', 'tr');
     await loadArea('tariffs', 'tr');
+    await loadArea('prosumer', 'tr');
     expect(i18n.getResourceBundle('tr', 'translation')).toEqual(catalogues.tr);
   });
 

@@ -1,7 +1,9 @@
-import { Button, Card, Group, NumberInput, SimpleGrid, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
+import { Button, Card, Group, NumberInput, Select, SimpleGrid, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import {
+  DEVICE_ROLES,
   type Device,
+  type DeviceRole,
   deviceDetailPath,
   type NotificationSettings,
   notificationSettingsSchema,
@@ -44,12 +46,16 @@ export function EditDeviceForm({ device }: { device: Device }) {
   const placementOf = (d: Device): Placement => ({ locationId: d.location?.id ?? null, tariffId: d.tariff?.id ?? null });
   const [place, setPlace] = useState<Placement>(() => placementOf(device));
   const [placeErrors, setPlaceErrors] = useState<Partial<Record<keyof Placement, string>>>({});
+  // The device's role at its location (issue 33): 'auto' keeps the default.
+  const [role, setRole] = useState<string>(device.roleSet ? device.role : 'auto');
+  const [roleError, setRoleError] = useState<string | undefined>();
   const { reset: resetDevice } = form;
   const { reset: resetNotify } = notify;
   useEffect(() => {
     resetDevice(deviceValues(device));
     resetNotify(device.notifications);
     setPlace({ locationId: device.location?.id ?? null, tariffId: device.tariff?.id ?? null });
+    setRole(device.roleSet ? device.role : 'auto');
   }, [device, resetDevice, resetNotify]);
 
   const toggle = (f: 'pushEnabled' | 'emailEnabled' | 'disableAtNight' | 'muteAll') => ({
@@ -67,13 +73,17 @@ export function EditDeviceForm({ device }: { device: Device }) {
       return;
     }
     save.mutate(
-      { device: { ...(body as UpdateDeviceRequest), ...place }, notifications: settings as NotificationSettings },
+      {
+        device: { ...(body as UpdateDeviceRequest), ...place, role: role === 'auto' ? null : (role as DeviceRole) },
+        notifications: settings as NotificationSettings,
+      },
       {
         onSuccess: () => notifications.show({ color: 'teal', message: t('messages.changesSaved') }),
         onError: (err) => {
           form.setErrors(fieldErrorsOf(err, form.values));
           notify.setErrors(fieldErrorsOf(err, notify.values));
           setPlaceErrors(fieldErrorsOf(err, place));
+          setRoleError(fieldErrorsOf(err, { role }).role);
           notifications.show({ color: 'red', message: t('messages.unableToSave') });
         },
       },
@@ -100,6 +110,20 @@ export function EditDeviceForm({ device }: { device: Device }) {
               {t('editDevice.identity', { type: deviceTypeLabel(t, device), mac: device.mac })}
             </Text>
             <DevicePlaceFields value={place} onChange={setPlace} errors={placeErrors} />
+            <Select
+              label={t('prosumer.roleLabel')}
+              description={t('prosumer.roleDescription')}
+              name="role"
+              data={[
+                { value: 'auto', label: t('prosumer.roleAuto', { role: t(`prosumer.roles.${device.role}`) }) },
+                ...DEVICE_ROLES.map((r) => ({ value: r, label: t(`prosumer.roles.${r}`) })),
+              ]}
+              value={role}
+              onChange={(v) => v && setRole(v)}
+              allowDeselect={false}
+              error={roleError ? t(roleError) : undefined}
+              data-device-role
+            />
           </Stack>
         </Card>
 
