@@ -38,6 +38,22 @@ export function effectiveRoles(devices: readonly { id: number; typeCode: number;
   return out;
 }
 
+/**
+ * The devices whose import a location's energy total adds (no double counting): the grid meter and
+ * separate supplies (`other`); sub-meters only where there is no grid meter (nothing measures them already);
+ * never a production device (its counters are what the PV produced).
+ */
+export function countedDeviceIds(devices: readonly { id: number; typeCode: number; role: string | null }[]): number[] {
+  const roles = effectiveRoles(devices);
+  const hasGrid = [...roles.values()].includes('grid');
+  return devices
+    .filter((d) => {
+      const r = roles.get(d.id);
+      return r === 'grid' || r === 'other' || (r === 'submeter' && !hasGrid);
+    })
+    .map((d) => d.id);
+}
+
 /** A calendar month `YYYY-MM` (2000-01 … 2099-12). */
 export const monthSchema = z
   .string({ error: 'prosumer.errors.month' })

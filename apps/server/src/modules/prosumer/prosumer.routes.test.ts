@@ -184,12 +184,15 @@ describe.each(DIALECTS)('prosumer API (%s)', (dialect) => {
   });
 
   it('keeps the ledger to the grosz: net-billing RCEm (worked example b), a user RCEm, net-metering (a), RCE (c)', async () => {
-    await ok(alice, 'POST', `/locations/${locationId}/tariffs`, {
+    const tariff = await ok<{ id: number }>(alice, 'POST', `/locations/${locationId}/tariffs`, {
       name: 'G11',
       group: 'G11',
       presetId: 'tauron-g11',
       prices: [{ validFrom: '2025-01-01', area1: 1.2, area2: null, area3: null, fixedMonthly: 30, energyArea1: 0.615 }],
     });
+    // The location's energy in the tariff balance is the grid meter's import: neither the PV nor the sub-meter is added.
+    const stats = await ok<{ kWh: number; deviceIds: number[] }>(alice, 'GET', `/tariffs/${tariff.id}/stats?from=2025-06-15&to=2025-06-16`);
+    expect(stats).toMatchObject({ kWh: 5.6, deviceIds: [gridId] });
     const tariffs = await ok<{ prices: { energyArea1?: number | null }[] }[]>(alice, 'GET', `/locations/${locationId}/tariffs`);
     expect(tariffs[0]?.prices[0]?.energyArea1).toBe(0.615);
     const ledger = await ok<Ledger>(alice, 'GET', `/locations/${locationId}/prosumer/ledger?from=2025-06&to=2025-07`);

@@ -4,6 +4,7 @@ import {
   adviseTariffs,
   type advisorQuerySchema,
   type CostTariff,
+  countedDeviceIds,
   type HolidayCalendar,
   type Holidays,
   isoDate,
@@ -197,6 +198,15 @@ export class TariffsService {
     if (!(await this.repo.remove(userId, tariffId))) throw tariffNotFound();
   }
 
+  /**
+   * The devices a location's energy adds (issue 33): its grid meter and separate supplies, never its PV
+   * (production) nor sub-meters the grid meter already measures (`countedDeviceIds`).
+   */
+  private async locationDeviceIds(userId: number, locationId: number): Promise<number[]> {
+    const devices = await this.locations.devicesOf(userId, [locationId]);
+    return countedDeviceIds(devices.map((d) => ({ id: d.id, typeCode: d.type_code, role: d.role })));
+  }
+
   /** Quarter-hours of devices over local dates [from, to) of a timezone, laid out on its calendar. */
   private async calendar(
     deviceIds: readonly number[],
@@ -243,7 +253,7 @@ export class TariffsService {
       const d = await this.locations.deviceOf(userId, q.deviceId);
       if (!d) throw deviceNotFound('deviceId');
       deviceIds = [d.id];
-    } else deviceIds = (await this.locations.devicesOf(userId, [loc.id])).map((d) => d.id);
+    } else deviceIds = await this.locationDeviceIds(userId, loc.id);
     const cal = await this.calendar(deviceIds, loc.timezone, q.from, q.to, source);
     return this.statsOf(t, loc, cal, q.deviceId ?? null, deviceIds);
   }
@@ -270,7 +280,7 @@ export class TariffsService {
 
   /** Energy and cost (under the location's energy tariff) of its devices over local dates [from, to). */
   async locationPeriods(userId: number, loc: LocationRow, periods: readonly { from: string; to: string }[]) {
-    const deviceIds = (await this.locations.devicesOf(userId, [loc.id])).map((d) => d.id);
+    const deviceIds = await this.locationDeviceIds(userId, loc.id);
     // Dates `YYYY-MM-DD` sort as text: one read from the earliest start to the latest end.
     const from = periods.map((p) => p.from).sort()[0] ?? '';
     const to =
@@ -310,7 +320,7 @@ export class TariffsService {
       currentId = d.default_tariff_id ?? loc?.tariff_id ?? null;
     } else {
       loc = await this.ownLocation(userId, q.locationId as number);
-      deviceIds = (await this.locations.devicesOf(userId, [loc.id])).map((d) => d.id);
+      deviceIds = await this.locationDeviceIds(userId, loc.id);
       currentId = loc.tariff_id;
     }
     const user = await this.locations.userInfo(userId);
