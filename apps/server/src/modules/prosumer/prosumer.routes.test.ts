@@ -210,6 +210,9 @@ describe.each(DIALECTS)('prosumer API (%s)', (dialect) => {
       balance: 0,
     });
     expect(ledger.months[1]).toMatchObject({ month: '2025-07', balance: 2.78, credited: 0 });
+    // Asked from July alone, the deposit still carries June's tranche (the ledger runs from the scheme's start).
+    const july = await ok<Ledger>(alice, 'GET', `/locations/${locationId}/prosumer/ledger?from=2025-07&to=2025-07`);
+    expect(july.months.map((m) => [m.month, m.balance])).toEqual([['2025-07', 2.78]]);
 
     // The user's own RCEm of June 2025 (from an invoice) replaces the shipped value: 16.6 × 0.2 × 1.23 = 4.08.
     const put = await ok(alice, 'PUT', '/prices/rcem/2025-06', { price: 200 });
@@ -222,9 +225,15 @@ describe.each(DIALECTS)('prosumer API (%s)', (dialect) => {
     const own = await ok<Ledger>(alice, 'GET', `/locations/${locationId}/prosumer/ledger?from=2025-06&to=2025-06`);
     expect(own.months[0]).toMatchObject({ credited: 4.08, priceSource: 'user' });
 
-    await ok(alice, 'PUT', `/locations/${locationId}/prosumer`, { scheme: 'net-metering', since: '2025-01-01', installationKw: 6.5 });
-    const bank = await ok<Ledger>(alice, 'GET', `/locations/${locationId}/prosumer/ledger?from=2025-06&to=2025-06`);
-    expect(bank.months[0]).toMatchObject({ bankKWh: 9.08, bankCreditedKWh: 13.28, bankUsedKWh: 4.2, used: 2.58, cashForEnergy: 0 });
+    await ok(alice, 'PUT', `/locations/${locationId}/prosumer`, { scheme: 'net-metering', since: '2025-06-10', installationKw: 6.5 });
+    const bank = await ok<Ledger>(alice, 'GET', `/locations/${locationId}/prosumer/ledger?from=2025-05&to=2025-06`);
+    expect(bank.months.map((m) => m.month)).toEqual(['2025-05', '2025-06']);
+    expect(bank.months[0]).toMatchObject({ bankKWh: 0, nettedExportKWh: 0 });
+    expect(bank.months[1]).toMatchObject({ bankKWh: 9.08, bankCreditedKWh: 13.28, bankUsedKWh: 4.2, used: 2.58, cashForEnergy: 0 });
+    // A 12 kW installation returns 0.7 kWh per kWh: 11.62 enter, 7.42 are left.
+    await ok(alice, 'PUT', `/locations/${locationId}/prosumer`, { scheme: 'net-metering', since: '2025-06-10', installationKw: 12 });
+    const big = await ok<Ledger>(alice, 'GET', `/locations/${locationId}/prosumer/ledger?from=2025-06&to=2025-06`);
+    expect(big.months[0]).toMatchObject({ bankCreditedKWh: 11.62, bankKWh: 7.42 });
 
     await ok(alice, 'PUT', `/locations/${locationId}/prosumer`, { scheme: 'net-billing-rce', since: '2025-01-01', installationKw: 6.5 });
     const missing = await ok<Ledger>(alice, 'GET', `/locations/${locationId}/prosumer/ledger?from=2025-06&to=2025-06`);

@@ -278,9 +278,9 @@ export class ProsumerService {
     const settings = await this.settingsOf(loc.id);
     const scheme: ProsumerScheme = settings?.scheme ?? 'none';
     const sinceMonth = settings ? monthOf(settings.since) : q.from;
-    let start = scheme === 'none' || sinceMonth >= q.from ? q.from : sinceMonth;
+    // From the scheme's first month when it is earlier (the deposit or bank carries over), else from `from`.
+    let start = scheme !== 'none' && sinceMonth < q.from ? sinceMonth : q.from;
     if (monthsApart(start, q.from) > MAX_LEDGER_MONTHS) start = addMonths(q.from, -MAX_LEDGER_MONTHS);
-    if (scheme !== 'none' && sinceMonth > start && sinceMonth <= q.to) start = sinceMonth;
 
     const { roles, hours: all } = await this.hoursOfMonths(userId, loc, start, q.to, source);
     const since = settings ? startOfDate(settings.since, tz) : Number.NEGATIVE_INFINITY;
