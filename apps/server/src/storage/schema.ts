@@ -336,8 +336,9 @@ export interface RcemUserTable {
   entered_at: number;
 }
 
-/** RCE per 15-minute settlement period (PLN/MWh), keyed by the period's start (UTC ms). */
+/** RCE per 15-minute settlement period (PLN/MWh), keyed by the period's start (UTC ms); user 0: imported for everyone. */
 export interface RcePricesTable {
+  user_id: number;
   ts: number;
   price: number;
   published_at: number | null;

@@ -187,3 +187,9 @@ export const rcemItemSchema = z.object({
 });
 export const rcemListSchema = z.object({ items: z.array(rcemItemSchema) });
 export type RcemItem = z.infer<typeof rcemItemSchema>;
+
+/** `POST /api/prices/rce/csv`: a user's RCE prices as CSV text (see the server's rce-import.ts for the columns). */
+export const rceCsvSchema = z.strictObject({
+  csv: z.string({ error: 'prosumer.errors.csv' }).min(1, { error: 'prosumer.errors.csv' }).max(900_000, { error: 'validation.tooLong' }),
+});
+export const rceCsvResultSchema = z.object({ imported: z.number().int(), from: z.number().nullable(), to: z.number().nullable() });

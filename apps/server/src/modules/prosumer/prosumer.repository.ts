@@ -46,26 +46,35 @@ export class ProsumerRepository {
     });
   }
 
-  /** RCE quarter prices with starts in [from, to) (UTC ms), in time order. */
-  async rce(from: number, to: number): Promise<{ ts: number; price: number }[]> {
+  /** RCE quarter prices with starts in [from, to) (UTC ms), in time order: the user's own win over imported ones. */
+  async rce(userId: number, from: number, to: number): Promise<{ ts: number; price: number }[]> {
     const rows = await this.db
       .selectFrom('rce_prices')
-      .select(['ts', 'price'])
+      .select(['user_id', 'ts', 'price'])
+      .where('user_id', 'in', [0, userId])
       .where('ts', '>=', from)
       .where('ts', '<', to)
       .orderBy('ts')
       .execute();
-    return rows.map((r) => ({ ts: Number(r.ts), price: Number(r.price) }));
+    const byTs = new Map<number, { price: number; own: boolean }>();
+    for (const r of rows) {
+      const ts = Number(r.ts);
+      const own = Number(r.user_id) === userId && userId !== 0;
+      const had = byTs.get(ts);
+      if (!had || (own && !had.own)) byTs.set(ts, { price: Number(r.price), own });
+    }
+    return [...byTs].sort((a, b) => a[0] - b[0]).map(([ts, v]) => ({ ts, price: v.price }));
   }
 
-  /** Stores RCE quarter prices (a later value of the same quarter replaces the earlier one). */
-  async saveRce(rows: readonly { ts: number; price: number; publishedAt: number | null }[]): Promise<void> {
+  /** Stores RCE quarter prices of a user (0: imported for everyone); a later value of the same quarter replaces the earlier. */
+  async saveRce(userId: number, rows: readonly { ts: number; price: number; publishedAt: number | null }[]): Promise<void> {
     if (rows.length === 0) return;
     await this.db.transaction().execute(async (trx) => {
       for (let i = 0; i < rows.length; i += 500) {
         const part = rows.slice(i, i + 500);
         await trx
           .deleteFrom('rce_prices')
+          .where('user_id', '=', userId)
           .where(
             'ts',
             'in',
@@ -74,7 +83,7 @@ export class ProsumerRepository {
           .execute();
         await trx
           .insertInto('rce_prices')
-          .values(part.map((r) => ({ ts: r.ts, price: r.price, published_at: r.publishedAt })))
+          .values(part.map((r) => ({ user_id: userId, ts: r.ts, price: r.price, published_at: r.publishedAt })))
           .execute();
       }
     });

@@ -239,7 +239,9 @@ describe.each(DIALECTS)('prosumer API (%s)', (dialect) => {
     const missing = await ok<Ledger>(alice, 'GET', `/locations/${locationId}/prosumer/ledger?from=2025-06&to=2025-06`);
     expect(missing.months[0]).toMatchObject({ credited: 0, missingPrice: true, price: null, unpricedExportKWh: 16.6 });
     const day = startOfDate('2025-06-15', WAW);
-    const rows = EXAMPLE.flatMap(([h, , , q]) => q.map((price, i) => ({ ts: day + h * 3_600_000 + i * Q, price, published_at: null })));
+    const rows = EXAMPLE.flatMap(([h, , , q]) =>
+      q.map((price, i) => ({ user_id: 0, ts: day + h * 3_600_000 + i * Q, price, published_at: null })),
+    );
     await t.ctx.storage.db.insertInto('rce_prices').values(rows).execute();
     const rce = await ok<Ledger>(alice, 'GET', `/locations/${locationId}/prosumer/ledger?from=2025-06&to=2025-06`);
     expect(rce.months[0]).toMatchObject({ credited: 1.02, missingPrice: false, priceSource: 'rce' });
@@ -252,6 +254,23 @@ describe.each(DIALECTS)('prosumer API (%s)', (dialect) => {
     expect((await ok<Ledger>(alice, 'GET', `/locations/${locationId}/prosumer/ledger?from=2025-06&to=2025-06`)).months[0]?.credited).toBe(
       0.92,
     );
+  });
+
+  it('takes a user’s RCE CSV over the imported prices for their own locations; a bad CSV is a 400 on csv', async () => {
+    await ok(alice, 'PUT', `/locations/${locationId}/prosumer`, { scheme: 'net-billing-rce', since: '2025-01-01', installationKw: 6.5 });
+    // 11:00–12:00 local (09:00–10:00 UTC in June) at 200 instead of 95: (5.7 × 0.2 + 7.4 × 0.01 + 3.5 × 0.06) × 1.23 = 1.75.
+    const csv = ['start_utc,rce_pln', ...[0, 15, 30, 45].map((m) => `2025-06-15 09:${String(m).padStart(2, '0')},200`)].join('\n');
+    expect(await ok(alice, 'POST', '/prices/rce/csv', { csv })).toMatchObject({ imported: 4 });
+    const mine = await ok<Ledger>(alice, 'GET', `/locations/${locationId}/prosumer/ledger?from=2025-06&to=2025-06`);
+    expect(mine.months[0]?.credited).toBe(1.75);
+    // Bob's upload does not change Alice's ledger.
+    await ok(bob, 'POST', '/prices/rce/csv', { csv: csv.replaceAll(',200', ',900') });
+    expect((await ok<Ledger>(alice, 'GET', `/locations/${locationId}/prosumer/ledger?from=2025-06&to=2025-06`)).months[0]?.credited).toBe(
+      1.75,
+    );
+    const bad = await call(alice, 'POST', '/prices/rce/csv', { csv: 'start_utc,rce_pln\n2025-06-15 09:00,abc' });
+    expect(bad.statusCode).toBe(400);
+    expect(fields(bad)).toEqual(['csv']);
   });
 
   it('answers bad ledger and price input with 400 and the field, another user’s location with 404', async () => {

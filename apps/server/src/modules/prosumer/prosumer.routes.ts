@@ -6,6 +6,8 @@ import {
   ledgerSchema,
   monthSchema,
   prosumerSettingsSchema,
+  rceCsvResultSchema,
+  rceCsvSchema,
   rcemItemSchema,
   rcemListSchema,
   rcemPutSchema,
@@ -50,5 +52,9 @@ export const prosumerRoutes: FastifyPluginAsyncZod<{ prosumer: ProsumerService }
     '/prices/rcem/:month',
     { schema: { params: z.strictObject({ month: monthSchema }), body: rcemPutSchema, response: { 200: rcemItemSchema } } },
     async (req) => prosumer.putRcem(req.auth.userId, req.params.month, req.body.price),
+  );
+
+  app.post('/prices/rce/csv', { schema: { body: rceCsvSchema, response: { 200: rceCsvResultSchema } } }, async (req) =>
+    prosumer.uploadRceCsv(req.auth.userId, req.body.csv),
   );
 };

@@ -42,6 +42,7 @@ import type { EnergySource } from '../tariffs/tariffs.energy.js';
 import type { TariffsRepository } from '../tariffs/tariffs.repository.js';
 import type { DeviceFlows, FlowsReader } from './prosumer.energy.js';
 import type { ProsumerRepository, RoleDevice } from './prosumer.repository.js';
+import { parseRceCsv } from './rce-import.js';
 
 const HOUR = 3_600_000;
 /** Longest ledger asked for, and how far before `from` a ledger starts at most (the deposit carries over). */
@@ -293,6 +294,7 @@ export class ProsumerService {
     let rceByHour = new Map<number, number>();
     if (scheme === 'net-billing-rce')
       rceByHour = await this.rceHours(
+        userId,
         tz,
         startOfDate(`${start}-01`, tz),
         startOfDate(`${addMonths(q.to, 1)}-01`, tz),
@@ -345,10 +347,22 @@ export class ProsumerService {
     return this.hours(userId, loc, a, Math.max(a, b), source);
   }
 
+  /** `POST /api/prices/rce/csv`: a user's own RCE quarter prices (they win over imported ones for their locations). */
+  async uploadRceCsv(userId: number, csv: string): Promise<{ imported: number; from: number | null; to: number | null }> {
+    const parsed = parseRceCsv(csv);
+    if ('line' in parsed)
+      throw new ApiError(400, `csv: line ${parsed.line}: ${validationMessage('prosumer.errors.csv')}`, [
+        { field: 'csv', message: `line ${parsed.line}: ${validationMessage('prosumer.errors.csv')}`, key: 'prosumer.errors.csv' },
+      ]);
+    await this.repo.saveRce(userId, parsed.rows);
+    const ts = parsed.rows.map((r) => r.ts);
+    return { imported: ts.length, from: ts.length ? Math.min(...ts) : null, to: ts.length ? Math.max(...ts) : null };
+  }
+
   /** RCE per clock hour (PLN/MWh) from the stored quarter prices, clamped as the setting says. */
-  private async rceHours(tz: string, from: number, to: number, clamp: RceClamp): Promise<Map<number, number>> {
+  private async rceHours(userId: number, tz: string, from: number, to: number, clamp: RceClamp): Promise<Map<number, number>> {
     const quarters = new Map<number, number[]>();
-    for (const r of await this.repo.rce(from, to)) {
+    for (const r of await this.repo.rce(userId, from, to)) {
       const h = clockHourStart(r.ts, tz);
       const list = quarters.get(h) ?? [];
       list.push(r.price);

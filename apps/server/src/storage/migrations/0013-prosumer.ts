@@ -12,7 +12,8 @@ import type { Dialect } from '../database.js';
  * - `tariff_prices.energy_area1..3`: the energy part of each area's price (what a prosumer deposit pays).
  * - `prosumer_settings`: one row per location that has a settlement scheme.
  * - `rcem_user`: a user's own RCEm value for a month (from an invoice), used instead of the shipped table.
- * - `rce_prices`: RCE per 15-minute settlement period (PLN/MWh), keyed by the period's start (UTC ms).
+ * - `rce_prices`: RCE per 15-minute settlement period (PLN/MWh), keyed by the period's start (UTC ms): user 0
+ *   holds what is imported from PSE for everyone, a user's own rows (a CSV they uploaded) win for their locations.
  */
 export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
   const big = bigint(dialect);
@@ -46,8 +47,10 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
 
   await db.schema
     .createTable('rce_prices')
-    .addColumn('ts', big, (c) => c.primaryKey())
+    .addColumn('user_id', 'integer', (c) => c.notNull())
+    .addColumn('ts', big, (c) => c.notNull())
     .addColumn('price', real, (c) => c.notNull())
     .addColumn('published_at', big)
+    .addPrimaryKeyConstraint('rce_prices_pk', ['user_id', 'ts'])
     .execute();
 }
