@@ -35,9 +35,31 @@ export interface NettedHour {
   nettedExportKWh: number;
 }
 
-/** The UTC instant starting the local clock hour that contains `ts`. */
-export function clockHourStart(ts: number, tz: string): number {
-  const wall = ts + tzOffsetMs(ts, tz);
+const DAY = 86_400_000;
+
+/**
+ * A timezone's UTC offset at instants, looked up through `Intl` about once a day instead of per call: when
+ * the offset at `t` and at `t + 24 h` agree, no transition lies between (zones change at most once in a
+ * day), so it holds for the whole window; otherwise each instant is looked up.
+ */
+export function offsetLookup(tz: string): (ts: number) => number {
+  let from = Number.NaN;
+  let to = Number.NaN;
+  let offset = 0;
+  return (ts) => {
+    if (ts >= from && ts < to) return offset;
+    const a = tzOffsetMs(ts, tz);
+    if (tzOffsetMs(ts + DAY, tz) !== a) return a;
+    from = ts;
+    to = ts + DAY;
+    offset = a;
+    return a;
+  };
+}
+
+/** The UTC instant starting the local clock hour that contains `ts` (`offsetOf`: a cached lookup). */
+export function clockHourStart(ts: number, tz: string, offsetOf: (ts: number) => number = (t) => tzOffsetMs(t, tz)): number {
+  const wall = ts + offsetOf(ts);
   return ts - (((wall % HOUR) + HOUR) % HOUR);
 }
 
@@ -56,6 +78,7 @@ const add = (arrays: readonly ArrayLike<number>[], k: number) => {
  * reused while it stays the same (whole-hour offsets make every UTC hour a clock hour).
  */
 export function netHourly(flows: QuarterFlows, tz: string): NettedHour[] {
+  const offsetOf = offsetLookup(tz);
   const out: NettedHour[] = [];
   let cur: NettedHour | null = null;
   let curEnd = Number.NEGATIVE_INFINITY;
@@ -64,7 +87,7 @@ export function netHourly(flows: QuarterFlows, tz: string): NettedHour[] {
     const i = add(flows.import, k);
     const e = add(flows.export, k);
     if (!cur || t >= curEnd || t < cur.start) {
-      const start = clockHourStart(Math.floor(t / Q) * Q, tz);
+      const start = clockHourStart(Math.floor(t / Q) * Q, tz, offsetOf);
       cur = { start, importKWh: 0, exportKWh: 0, nettedImportKWh: 0, nettedExportKWh: 0 };
       curEnd = start + HOUR;
       out.push(cur);

@@ -1,6 +1,6 @@
-import { tzOffsetMs } from '../energy/zoned-time.js';
 import { type CostTariff, type HolidayCheck, hoursOfDate, priceOn } from '../tariffs/cost.js';
 import type { TariffArea, TariffPrice } from '../tariffs/tariff.schema.js';
+import { offsetLookup } from './netting.js';
 
 const HOUR = 3_600_000;
 const DAY = 86_400_000;
@@ -23,9 +23,11 @@ export function energyPriceOfHour(
   tz: string,
   isHoliday: HolidayCheck,
 ): (hourStart: number) => { price: number; estimated: boolean } | null {
+  const offsetOf = offsetLookup(tz);
+  const lists = new Map<number, TariffPrice | undefined>();
   const byDate = new Map<number, { hours: readonly TariffArea[] }>();
   return (hourStart) => {
-    const localOffset = tzOffsetMs(hourStart, tz);
+    const localOffset = offsetOf(hourStart);
     const wall = hourStart + (tariff.clock === 'cet' ? HOUR : localOffset);
     const d = Math.floor(wall / DAY);
     let e = byDate.get(d);
@@ -35,8 +37,12 @@ export function energyPriceOfHour(
       byDate.set(d, e);
     }
     // The price list follows the location's local date (like tariffCost), the zone the tariff's clock.
-    const localDate = new Date(hourStart + localOffset).toISOString().slice(0, 10);
-    const list = priceOn(tariff.prices, localDate);
+    const localDay = Math.floor((hourStart + localOffset) / DAY);
+    let list = lists.get(localDay);
+    if (!lists.has(localDay)) {
+      list = priceOn(tariff.prices, new Date(localDay * DAY).toISOString().slice(0, 10));
+      lists.set(localDay, list);
+    }
     if (!list) return null;
     const area = e.hours[Math.floor((wall - d * DAY) / HOUR)] as TariffArea;
     return energyPartOf(list, area);

@@ -20,6 +20,7 @@ import {
   monthlyFlows,
   type NettedHour,
   netHourly,
+  offsetLookup,
   type ProsumerScheme,
   type ProsumerSettings,
   periodDays,
@@ -362,8 +363,9 @@ export class ProsumerService {
   /** RCE per clock hour (PLN/MWh) from the stored quarter prices, clamped as the setting says. */
   private async rceHours(userId: number, tz: string, from: number, to: number, clamp: RceClamp): Promise<Map<number, number>> {
     const quarters = new Map<number, number[]>();
+    const offsetOf = offsetLookup(tz);
     for (const r of await this.repo.rce(userId, from, to)) {
-      const h = clockHourStart(r.ts, tz);
+      const h = clockHourStart(r.ts, tz, offsetOf);
       const list = quarters.get(h) ?? [];
       list.push(r.price);
       quarters.set(h, list);
