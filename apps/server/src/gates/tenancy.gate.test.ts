@@ -212,12 +212,11 @@ async function placeFixture(app: FastifyInstance, owner: User): Promise<Owned & 
     tariffId: String(tariff.id),
     markers: [marker],
     query: { from, to, calendar: 'PL', year: today.slice(0, 4) },
-    body: (route) =>
-      /^(POST|PUT) .*\/tariffs/.test(route)
-        ? { ...tariffBody, name: 'changed by B' }
-        : route === 'PUT /api/locations/:locationId/prosumer'
-          ? { scheme: 'net-metering', since: '2020-01-01', installationKw: 5 }
-          : undefined,
+    body: (route): Json | undefined => {
+      if (/^(POST|PUT) .*\/tariffs/.test(route)) return { ...tariffBody, name: 'changed by B' };
+      if (route === 'PUT /api/locations/:locationId/prosumer') return { scheme: 'net-metering', since: '2020-01-01', installationKw: 5 };
+      return undefined;
+    },
     queryFor: (route) => (route.endsWith('/prosumer/ledger') ? { from: today.slice(0, 7), to: today.slice(0, 7) } : undefined),
     snapshot: async () => ({
       location: await read(`/api/locations/${loc.id}`),
