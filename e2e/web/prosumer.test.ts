@@ -144,7 +144,9 @@ describe('the Prosumer tab', () => {
         const month = new Date().toISOString().slice(0, 7);
         await ledger.locator(`tr[data-month="${month}"]`).waitFor();
         await expect(page.getByRole('heading', { name: tx(lang, 'prosumer.ledgerTitle') }).count()).resolves.toBe(1);
-        await expect(page.locator('[data-prosumer-settings] input[name="scheme"]').inputValue()).resolves.toBe(
+        // Mantine's select keeps the value in a hidden input and shows the option's label in the visible one.
+        await expect(page.locator('[data-prosumer-settings] input[name="scheme"]').inputValue()).resolves.toBe('net-billing-rcem');
+        await expect(page.getByLabel(tx(lang, 'prosumer.scheme'), { exact: true }).first().inputValue()).resolves.toBe(
           tx(lang, 'prosumer.schemes.net-billing-rcem'),
         );
         expect(await axeViolations(page), `${lang} ${width}`).toEqual([]);
@@ -162,7 +164,7 @@ describe('the Prosumer tab', () => {
     const page = await signedIn('en', 1366);
     await page.goto(`/locations/view/${homeId}?tab=prosumer`);
     const form = page.locator('[data-prosumer-settings] form');
-    await form.locator('input[name="scheme"]').click();
+    await page.getByLabel(tx('en', 'prosumer.scheme'), { exact: true }).first().click();
     await page.getByRole('option', { name: tx('en', 'prosumer.schemes.net-metering') }).click();
     await form.getByRole('button', { name: tx('en', 'prosumer.save') }).click();
     await page.getByRole('columnheader', { name: tx('en', 'prosumer.bankKWh') }).waitFor();
