@@ -165,8 +165,14 @@ function BalanceCard({ location, year, today }: { location: Location; year: numb
                   {t('prosumer.selfSufficiencyShare', { value: pct(balance.data.totals.selfSufficiencyShare, i18n.language) })}
                 </Text>
               </Group>
-              <Table.ScrollContainer minWidth={760} mah={per === 'day' ? 420 : undefined}>
-                <Table striped stickyHeader data-balance-table>
+              {/* A focusable scroll region (keyboard users scroll it too; axe scrollable-region-focusable). */}
+              <div
+                role="region"
+                aria-label={t('prosumer.balanceTitle')}
+                tabIndex={0}
+                style={{ overflow: 'auto', maxHeight: per === 'day' ? 420 : undefined }}
+              >
+                <Table striped stickyHeader data-balance-table miw={760}>
                   <Table.Thead>
                     <Table.Tr>
                       <Table.Th>{t('prosumer.period')}</Table.Th>
@@ -200,7 +206,7 @@ function BalanceCard({ location, year, today }: { location: Location; year: numb
                     </Table.Tr>
                   </Table.Tfoot>
                 </Table>
-              </Table.ScrollContainer>
+              </div>
             </>
           )}
           <Text size="xs" c="dimmed">
@@ -413,8 +419,8 @@ function LedgerCard({ location, year, today }: { location: Location; year: numbe
       {data && data.scheme === 'none' && <Text c="dimmed">{t('prosumer.noScheme')}</Text>}
       {data && data.scheme !== 'none' && (
         <Stack gap="sm">
-          <Table.ScrollContainer minWidth={bank ? 820 : 1000}>
-            <Table striped data-ledger-table>
+          <div role="region" aria-label={t('prosumer.ledgerTitle')} tabIndex={0} style={{ overflowX: 'auto' }}>
+            <Table striped data-ledger-table miw={bank ? 820 : 1000}>
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th>{t('prosumer.month')}</Table.Th>
@@ -438,7 +444,7 @@ function LedgerCard({ location, year, today }: { location: Location; year: numbe
                 ))}
               </Table.Tbody>
             </Table>
-          </Table.ScrollContainer>
+          </div>
           <Text size="xs" c="dimmed">
             {t(bank ? 'prosumer.bankExplained' : 'prosumer.ledgerExplained')}
           </Text>
