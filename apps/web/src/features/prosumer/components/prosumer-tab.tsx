@@ -166,9 +166,9 @@ function BalanceCard({ location, year, today }: { location: Location; year: numb
                 </Text>
               </Group>
               {/* A focusable scroll region (keyboard users scroll it too; axe scrollable-region-focusable). */}
-              <div
-                role="region"
+              <section
                 aria-label={t('prosumer.balanceTitle')}
+                // biome-ignore lint/a11y/noNoninteractiveTabindex: a scroll region must take focus to be scrolled by keyboard
                 tabIndex={0}
                 style={{ overflow: 'auto', maxHeight: per === 'day' ? 420 : undefined }}
               >
@@ -206,7 +206,7 @@ function BalanceCard({ location, year, today }: { location: Location; year: numb
                     </Table.Tr>
                   </Table.Tfoot>
                 </Table>
-              </div>
+              </section>
             </>
           )}
           <Text size="xs" c="dimmed">
@@ -419,7 +419,12 @@ function LedgerCard({ location, year, today }: { location: Location; year: numbe
       {data && data.scheme === 'none' && <Text c="dimmed">{t('prosumer.noScheme')}</Text>}
       {data && data.scheme !== 'none' && (
         <Stack gap="sm">
-          <div role="region" aria-label={t('prosumer.ledgerTitle')} tabIndex={0} style={{ overflowX: 'auto' }}>
+          <section
+            aria-label={t('prosumer.ledgerTitle')}
+            // biome-ignore lint/a11y/noNoninteractiveTabindex: a scroll region must take focus to be scrolled by keyboard
+            tabIndex={0}
+            style={{ overflowX: 'auto' }}
+          >
             <Table striped data-ledger-table miw={bank ? 820 : 1000}>
               <Table.Thead>
                 <Table.Tr>
@@ -444,7 +449,7 @@ function LedgerCard({ location, year, today }: { location: Location; year: numbe
                 ))}
               </Table.Tbody>
             </Table>
-          </div>
+          </section>
           <Text size="xs" c="dimmed">
             {t(bank ? 'prosumer.bankExplained' : 'prosumer.ledgerExplained')}
           </Text>
