@@ -15,6 +15,8 @@ export interface FleetDeviceSpec {
   kind: SimulatedKind;
   name: string;
   seed: number;
+  /** A grid meter behind rooftop PV: the PV device's seed (its output is netted from the meter's load; issue 33). */
+  rooftopSolarSeed?: number;
 }
 
 /** What a running fleet reports: set-up steps, backfill progress, its end, and errors it survived or not. */
@@ -264,7 +266,11 @@ export function startFleet(options: FleetOptions): FleetHandle {
       for (const d of s.devices) {
         const range = d.pending?.[0];
         if (!range) continue;
-        const model = createModel(d.kind, { ...options.modelOptions, seed: d.seed });
+        const model = createModel(d.kind, {
+          ...options.modelOptions,
+          seed: d.seed,
+          ...rooftopOf(options.devices, d.slot),
+        });
         if (range.from) model.restore(range.from);
         owners.push({ device: d, range });
         work.push({ model, fromTs: range.fromTs, toTs: range.toTs, send: (lines, sig) => client.ingest(d.ingestKey, lines, sig) });
@@ -352,7 +358,11 @@ export function startFleet(options: FleetOptions): FleetHandle {
       s = await setup();
       state = s;
       models = s.devices.map((d) => {
-        const m = createModel(d.kind, { ...options.modelOptions, seed: d.seed });
+        const m = createModel(d.kind, {
+          ...options.modelOptions,
+          seed: d.seed,
+          ...rooftopOf(options.devices, d.slot),
+        });
         if (d.snapshot) m.restore(d.snapshot);
         return m;
       });
@@ -399,4 +409,10 @@ export function startFleet(options: FleetOptions): FleetHandle {
       save(true);
     },
   };
+}
+
+/** The model option of a grid meter behind rooftop PV (issue 33), from its spec by slot. */
+function rooftopOf(specs: readonly FleetDeviceSpec[], slot: string): { rooftopSolarSeed?: number } {
+  const seed = specs.find((x) => x.slot === slot)?.rooftopSolarSeed;
+  return seed === undefined ? {} : { rooftopSolarSeed: seed };
 }

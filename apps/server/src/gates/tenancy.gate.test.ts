@@ -21,6 +21,8 @@ interface Owned {
   markers: string[];
   /** Query values its routes need (otherwise the readings' hints below). */
   query?: Record<string, string>;
+  /** Query values one route (`METHOD url`) needs beyond `query` (issue 33: the ledger's months). */
+  queryFor?(route: string): Record<string, string> | undefined;
   /**
    * A body for a route (`METHOD url`) that A's own request must be able to use (one naming A's other
    * objects, which a generated body cannot); generated bodies otherwise.
@@ -229,12 +231,18 @@ async function placeFixture(app: FastifyInstance, owner: User): Promise<Owned & 
     tariffId: String(tariff.id),
     markers: [marker],
     query: { from, to, calendar: 'PL', year: today.slice(0, 4) },
-    body: (route) => (/^(POST|PUT) .*\/tariffs/.test(route) ? { ...tariffBody, name: 'changed by B' } : undefined),
+    body: (route): Json | undefined => {
+      if (/^(POST|PUT) .*\/tariffs/.test(route)) return { ...tariffBody, name: 'changed by B' };
+      if (route === 'PUT /api/locations/:locationId/prosumer') return { scheme: 'net-metering', since: '2020-01-01', installationKw: 5 };
+      return undefined;
+    },
+    queryFor: (route) => (route.endsWith('/prosumer/ledger') ? { from: today.slice(0, 7), to: today.slice(0, 7) } : undefined),
     snapshot: async () => ({
       location: await read(`/api/locations/${loc.id}`),
       tariffs: await read(`/api/locations/${loc.id}/tariffs`),
       stats: await read(`/api/tariffs/${tariff.id}/stats?from=${from}&to=${to}`),
       devices: await read('/api/devices'),
+      prosumer: await read(`/api/locations/${loc.id}/prosumer`),
     }),
   };
 }
@@ -247,6 +255,8 @@ OWNED_RESOURCES.tariffs = async (app, owner) => {
 /** The resource an id-taking route names (`/api/devices/:id/energy` → `devices`), or null for routes without ids. */
 function resourceOf(url: string): string | null {
   if (!url.includes(':') || url.startsWith(DOCS_PATH)) return null;
+  // A month of a price (`/api/prices/rcem/:month`, issue 33) is not an object id: each user's value is their own.
+  if (url.startsWith('/api/prices/')) return null;
   return /\/([^/:]+)\/:\w+/.exec(url)?.[1] ?? '';
 }
 
@@ -319,6 +329,7 @@ describe.each(DIALECTS)('tenancy gate on %s', (dialect) => {
       interval: 'raw',
       week: thisMonday(now),
       ...owned?.query,
+      ...owned?.queryFor?.(`${method} ${url}`),
     };
     const params = doc.paths[url.replace(/:(\w+)/g, '{$1}')]?.[method.toLowerCase()]?.parameters ?? [];
     const pairs = params.filter((p) => p.in === 'query' && p.required).map((p) => `${p.name}=${encodeURIComponent(hints[p.name] ?? '')}`);

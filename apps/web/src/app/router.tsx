@@ -27,7 +27,7 @@ function page(load: () => Promise<Module>, name = 'default'): Pick<RouteObject, 
 // The device page's toolbar offers the export dialog (its button's texts are the analytics area's) and the
 // power-quality link (the quality area's).
 const deviceDetails = withArea(['analytics', 'quality'], () => import('./routes/device-details') as unknown as Promise<Module>);
-const locations = withArea('tariffs', () => import('./routes/locations') as unknown as Promise<Module>);
+const locations = withArea(['tariffs', 'prosumer'], () => import('./routes/locations') as unknown as Promise<Module>);
 
 /**
  * A device page. Its loader starts the page's first requests (the device, the first charts' readings) as
@@ -76,9 +76,9 @@ export const routes: RouteObject[] = [
           {
             path: routePatterns.editDevice,
             // Its push switch is the notifications area's, its location and tariff fields the tariffs area's, its
-            // Home Assistant switch the integrations area's.
+            // Home Assistant switch the integrations area's, its role select the prosumer area's.
             ...page(
-              withArea(['integrations', 'notifications', 'tariffs'], () => import('./routes/edit-device') as unknown as Promise<Module>),
+              withArea(['integrations', 'notifications', 'prosumer', 'tariffs'], () => import('./routes/edit-device') as unknown as Promise<Module>),
             ),
           },
           {

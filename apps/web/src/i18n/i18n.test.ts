@@ -118,6 +118,7 @@ describe('language', () => {
     await loadArea('tariffs', 'tr');
     await loadArea('figures', 'tr');
     await loadArea('quality', 'tr');
+    await loadArea('prosumer', 'tr');
     expect(i18n.getResourceBundle('tr', 'translation')).toEqual(catalogues.tr);
   });
 

@@ -153,7 +153,15 @@ export const consumptionResponseSchema = z.object({
   from: z.number(),
   to: z.number(),
   /** The columns: each device with its total over the range. */
-  devices: z.array(z.object({ id: z.number(), name: z.string(), total: z.number().nullable() })),
+  devices: z.array(
+    z.object({
+      id: z.number(),
+      name: z.string(),
+      total: z.number().nullable(),
+      /** Whether `total` adds it (issue 33): production and sub-meters under a listed grid meter are shown, not added. */
+      inTotal: z.boolean().optional(),
+    }),
+  ),
   total: z.number().nullable(),
   /** One page of buckets that hold energy of any of the devices: start, end (epoch ms), per device, total. */
   rows: z.array(z.object({ start: z.number(), end: z.number(), values: z.array(z.number().nullable()), total: z.number().nullable() })),

@@ -132,6 +132,13 @@ export const tariffPriceSchema = z.strictObject({
   area2: money(MAX_PRICE_PER_KWH).nullable().default(null),
   area3: money(MAX_PRICE_PER_KWH).nullable().default(null),
   fixedMonthly: money(MAX_FIXED_MONTHLY),
+  /**
+   * The energy part (sale of active energy, PLN/kWh as billed) of each area's price: what a prosumer
+   * deposit pays (issue 33). Absent: the deposit's use is estimated with the whole price.
+   */
+  energyArea1: money(MAX_PRICE_PER_KWH).nullable().optional(),
+  energyArea2: money(MAX_PRICE_PER_KWH).nullable().optional(),
+  energyArea3: money(MAX_PRICE_PER_KWH).nullable().optional(),
 });
 export type TariffPrice = z.output<typeof tariffPriceSchema>;
 
@@ -257,6 +264,10 @@ export const tariffSchema = z.object({
       area2: z.number().nullable(),
       area3: z.number().nullable(),
       fixedMonthly: z.number(),
+      /** The energy part of each area's price (issue 33); null where not entered. */
+      energyArea1: z.number().nullable().optional(),
+      energyArea2: z.number().nullable().optional(),
+      energyArea3: z.number().nullable().optional(),
     }),
   ),
   /** Whether it is its location's energy tariff. */

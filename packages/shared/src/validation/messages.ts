@@ -1,5 +1,6 @@
 import { IMPORT_ERROR_MESSAGES } from '../integrations/import.schema.js';
 import { POWER_QUALITY_ERROR_MESSAGES, POWER_QUALITY_VALIDATION_MESSAGES } from '../power-quality/messages.js';
+import { PROSUMER_VALIDATION_MESSAGES } from '../prosumer/prosumer-messages.js';
 import { TARIFF_ERROR_MESSAGES, TARIFF_VALIDATION_MESSAGES } from '../tariffs/tariff-messages.js';
 
 /**
@@ -9,6 +10,7 @@ import { TARIFF_ERROR_MESSAGES, TARIFF_VALIDATION_MESSAGES } from '../tariffs/ta
 export const VALIDATION_MESSAGES = {
   ...TARIFF_VALIDATION_MESSAGES,
   ...POWER_QUALITY_VALIDATION_MESSAGES,
+  ...PROSUMER_VALIDATION_MESSAGES,
   'validation.required': 'is required',
   'validation.tooLong': 'is too long',
   'validation.email': 'must be a valid email address',

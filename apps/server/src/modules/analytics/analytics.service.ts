@@ -2,7 +2,9 @@ import {
   addLocalDays,
   type ConsumptionInterval,
   type ConsumptionResponse,
+  type DeviceRole,
   ENERGY_PARAMETER,
+  effectiveRoles,
   energyDirection,
   FALLBACK_TIMEZONE,
   type HeatmapKind,
@@ -69,6 +71,35 @@ export class AnalyticsService {
     const row = isStorableId(id) ? await this.devices.findForUser(userId, id) : undefined;
     if (!row) throw deviceNotFound(field);
     return row;
+  }
+
+  /**
+   * Which devices the consumption Total adds (issue 33): not a production device (its figure is what the
+   * PV produced, not what was consumed), and not a sub-meter whose location's grid meter is in the table
+   * too (the grid meter measures it already). Roles are the devices' effective ones at their locations.
+   */
+  private async countedInTotal(userId: number, devices: readonly DeviceRow[]): Promise<boolean[]> {
+    const all = await this.devices.listForUser(userId);
+    const roles = new Map<number, DeviceRole>();
+    const byLocation = new Map<number | string, DeviceRow[]>();
+    for (const d of all) {
+      const key = d.location_id ?? `device-${d.id}`;
+      byLocation.set(key, [...(byLocation.get(key) ?? []), d]);
+    }
+    for (const list of byLocation.values())
+      for (const [id, role] of effectiveRoles(list.map((d) => ({ id: d.id, typeCode: d.type_code, role: d.role })))) roles.set(id, role);
+    const selected = new Set(devices.map((d) => d.id));
+    const gridOf = new Map<number, number>();
+    for (const d of all) if (d.location_id !== null && roles.get(d.id) === 'grid') gridOf.set(d.location_id, d.id);
+    return devices.map((d) => {
+      const role = roles.get(d.id);
+      if (role === 'production') return false;
+      if (role === 'submeter' && d.location_id !== null) {
+        const grid = gridOf.get(d.location_id);
+        if (grid !== undefined && selected.has(grid)) return false;
+      }
+      return true;
+    });
   }
 
   private async timezone(userId: number): Promise<string> {
@@ -236,6 +267,7 @@ export class AnalyticsService {
     const devices: DeviceRow[] = [];
     for (const id of q.deviceIds) devices.push(await this.own(userId, id, 'deviceIds'));
     const tz = await this.timezone(userId);
+    const counted = await this.countedInTotal(userId, devices);
     const columns: Map<number, number>[] = [];
     let from = q.from;
     for (const d of devices) {
@@ -271,7 +303,7 @@ export class AnalyticsService {
     const sumOf = (vs: (number | null)[]) => (vs.some((v) => v !== null) ? round6(vs.reduce<number>((a, v) => a + (v ?? 0), 0)) : null);
     const rows = starts.map((start) => {
       const values = columns.map((c) => c.get(start) ?? null);
-      return { start, end: endOf(start), values, total: sumOf(values) };
+      return { start, end: endOf(start), values, total: sumOf(values.filter((_, i) => counted[i])) };
     });
     const deviceTotals = columns.map((c) => (c.size ? round6([...c.values()].reduce((a, v) => a + v, 0)) : null));
     const key =
@@ -300,8 +332,8 @@ export class AnalyticsService {
       unit: 'kWh',
       from,
       to: q.to,
-      devices: devices.map((d, i) => ({ id: d.id, name: d.name, total: deviceTotals[i] ?? null })),
-      total: sumOf(deviceTotals),
+      devices: devices.map((d, i) => ({ id: d.id, name: d.name, total: deviceTotals[i] ?? null, inTotal: counted[i] ?? true })),
+      total: sumOf(deviceTotals.filter((_, i) => counted[i])),
       rows: rows.slice((page - 1) * q.pageSize, page * q.pageSize),
       page,
       pageSize: q.pageSize,

@@ -161,13 +161,34 @@ describe.each(DIALECTS)('analytics (%s)', (dialect) => {
     expect(res.statusCode).toBe(404);
   });
 
+  it('consumption table: the Total does not add a production device (issue 33), which is still shown', async () => {
+    const from = zonedTimeToUtc(TZ, 2026, 3, 28);
+    const to = addLocalDays(from, 3, TZ);
+    const put = (role: string | null) =>
+      t.app.inject({ method: 'PUT', url: `/api/devices/${second}`, headers: user.auth, payload: { role } });
+    expect((await put('production')).statusCode).toBe(200);
+    try {
+      const c = await get<ConsumptionResponse>(
+        `/api/analytics/consumption?deviceIds=${meter},${second}&from=${from}&to=${to}&interval=24h`,
+      );
+      expect(c.devices.map((d) => [d.total, d.inTotal])).toEqual([
+        [3 * DAY - 3, true],
+        [3 * DAY - 3, false],
+      ]);
+      expect(c.total).toBe(3 * DAY - 3);
+      expect(c.rows[0]).toMatchObject({ values: [DAY, DAY], total: DAY });
+    } finally {
+      expect((await put(null)).statusCode).toBe(200);
+    }
+  });
+
   it('consumption table: energy per device and bucket with totals, sorted and paged', async () => {
     const from = zonedTimeToUtc(TZ, 2026, 3, 28);
     const to = addLocalDays(from, 3, TZ);
     const c = await get<ConsumptionResponse>(`/api/analytics/consumption?deviceIds=${meter},${second}&from=${from}&to=${to}&interval=24h`);
     expect(c.devices).toEqual([
-      { id: meter, name: 'Meter 0', total: 3 * DAY - 3 },
-      { id: second, name: 'Meter 1', total: 3 * DAY - 3 },
+      { id: meter, name: 'Meter 0', total: 3 * DAY - 3, inTotal: true },
+      { id: second, name: 'Meter 1', total: 3 * DAY - 3, inTotal: true },
     ]);
     expect(c.total).toBe(2 * (3 * DAY - 3));
     expect(c.rows).toEqual([

@@ -4,6 +4,7 @@ import {
   adviseTariffs,
   type advisorQuerySchema,
   type CostTariff,
+  countedDeviceIds,
   type HolidayCalendar,
   type Holidays,
   isoDate,
@@ -58,6 +59,9 @@ const toPrice = (p: TariffPriceRow): TariffPrice => ({
   area2: p.area2,
   area3: p.area3,
   fixedMonthly: p.fixed_monthly,
+  energyArea1: p.energy_area1 ?? null,
+  energyArea2: p.energy_area2 ?? null,
+  energyArea3: p.energy_area3 ?? null,
 });
 
 /** A 400 naming the field, with a message key of the shared catalogues. */
@@ -152,6 +156,9 @@ export class TariffsService {
       area2: p.area2,
       area3: p.area3,
       fixed_monthly: p.fixedMonthly,
+      energy_area1: p.energyArea1 ?? null,
+      energy_area2: p.energyArea2 ?? null,
+      energy_area3: p.energyArea3 ?? null,
     }));
     const fields = {
       name: r.tariff.name,
@@ -189,6 +196,15 @@ export class TariffsService {
     await this.ownLocation(userId, locationId);
     await this.own(userId, tariffId, locationId);
     if (!(await this.repo.remove(userId, tariffId))) throw tariffNotFound();
+  }
+
+  /**
+   * The devices a location's energy adds (issue 33): its grid meter and separate supplies, never its PV
+   * (production) nor sub-meters the grid meter already measures (`countedDeviceIds`).
+   */
+  private async locationDeviceIds(userId: number, locationId: number): Promise<number[]> {
+    const devices = await this.locations.devicesOf(userId, [locationId]);
+    return countedDeviceIds(devices.map((d) => ({ id: d.id, typeCode: d.type_code, role: d.role })));
   }
 
   /** Quarter-hours of devices over local dates [from, to) of a timezone, laid out on its calendar. */
@@ -238,7 +254,7 @@ export class TariffsService {
       const d = await this.locations.deviceOf(userId, q.deviceId);
       if (!d) throw deviceNotFound('deviceId');
       deviceIds = [d.id];
-    } else deviceIds = (await this.locations.devicesOf(userId, [loc.id])).map((d) => d.id);
+    } else deviceIds = await this.locationDeviceIds(userId, loc.id);
     const cal = await this.calendar(deviceIds, loc.timezone, q.from, q.to, source);
     return this.statsOf(t, loc, cal, q.deviceId ?? null, deviceIds);
   }
@@ -265,7 +281,7 @@ export class TariffsService {
 
   /** Energy and cost (under the location's energy tariff) of its devices over local dates [from, to). */
   async locationPeriods(userId: number, loc: LocationRow, periods: readonly { from: string; to: string }[]) {
-    const deviceIds = (await this.locations.devicesOf(userId, [loc.id])).map((d) => d.id);
+    const deviceIds = await this.locationDeviceIds(userId, loc.id);
     // Dates `YYYY-MM-DD` sort as text: one read from the earliest start to the latest end.
     const from = periods.map((p) => p.from).sort()[0] ?? '';
     const to =
@@ -305,7 +321,7 @@ export class TariffsService {
       currentId = d.default_tariff_id ?? loc?.tariff_id ?? null;
     } else {
       loc = await this.ownLocation(userId, q.locationId as number);
-      deviceIds = (await this.locations.devicesOf(userId, [loc.id])).map((d) => d.id);
+      deviceIds = await this.locationDeviceIds(userId, loc.id);
       currentId = loc.tariff_id;
     }
     const user = await this.locations.userInfo(userId);

@@ -358,13 +358,16 @@ export function TariffForm({ location, tariff, presets }: { location: Location; 
             {sortedPrices.map((p) => {
               const i = draft.prices.indexOf(p);
               const until = untilOf(p);
-              const money = (f: 'area1' | 'area2' | 'area3' | 'fixedMonthly', label: string) => (
+              const money = (
+                f: 'area1' | 'area2' | 'area3' | 'fixedMonthly' | 'energyArea1' | 'energyArea2' | 'energyArea3',
+                label: string,
+              ) => (
                 <NumberInput
                   {...honestNumberProps(i18n.language)}
                   label={label}
                   name={`prices.${i}.${f}`}
                   min={0}
-                  value={p[f]}
+                  value={p[f] ?? ''}
                   onChange={(v) => setPrice(p.key, { [f]: v })}
                   onBlur={() => touch(`prices.${i}.${f}`)}
                   error={error(`prices.${i}.${f}`)}
@@ -407,6 +410,14 @@ export function TariffForm({ location, tariff, presets }: { location: Location; 
                     ))}
                     {money('fixedMonthly', `${t('tariffs.form.fixedMonthly')} · ${draft.currency}`)}
                   </SimpleGrid>
+                  <SimpleGrid cols={{ base: 2, sm: 2 + areas.length }} mt={6} data-energy-parts>
+                    {areas.map((a: TariffArea) => (
+                      <div key={a}>{money(`energyArea${a}`, `${t('prosumer.energyPart', { area: a })} · ${draft.currency}/kWh`)}</div>
+                    ))}
+                  </SimpleGrid>
+                  <Text size="xs" c="dimmed" mt={4}>
+                    {t('prosumer.energyPartHint')}
+                  </Text>
                 </Paper>
               );
             })}
