@@ -78,7 +78,10 @@ export const routes: RouteObject[] = [
             // Its push switch is the notifications area's, its location and tariff fields the tariffs area's, its
             // Home Assistant switch the integrations area's, its role select the prosumer area's.
             ...page(
-              withArea(['integrations', 'notifications', 'prosumer', 'tariffs'], () => import('./routes/edit-device') as unknown as Promise<Module>),
+              withArea(
+                ['integrations', 'notifications', 'prosumer', 'tariffs'],
+                () => import('./routes/edit-device') as unknown as Promise<Module>,
+              ),
             ),
           },
           {

@@ -22,7 +22,17 @@ export function catalogueFiles(lng: string, paths: readonly string[] = Object.ke
 }
 
 /** The feature areas: a folder of `locales/` each. */
-export const AREAS = ['analytics', 'collectors', 'figures', 'integrations', 'jobs', 'notifications', 'prosumer', 'quality', 'tariffs'] as const;
+export const AREAS = [
+  'analytics',
+  'collectors',
+  'figures',
+  'integrations',
+  'jobs',
+  'notifications',
+  'prosumer',
+  'quality',
+  'tariffs',
+] as const;
 export type Area = (typeof AREAS)[number];
 
 export function isLanguage(value: string | null | undefined): value is Language {

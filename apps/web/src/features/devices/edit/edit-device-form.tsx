@@ -76,7 +76,12 @@ export function EditDeviceForm({ device }: { device: Device }) {
     }
     save.mutate(
       {
-        device: { ...(body as UpdateDeviceRequest), ...place, shareWithHomeAssistant: shareHa, role: role === 'auto' ? null : (role as DeviceRole) },
+        device: {
+          ...(body as UpdateDeviceRequest),
+          ...place,
+          shareWithHomeAssistant: shareHa,
+          role: role === 'auto' ? null : (role as DeviceRole),
+        },
         notifications: settings as NotificationSettings,
       },
       {
