@@ -50,6 +50,7 @@ async function serverMain(): Promise<void> {
       DATABASE_URL: process.env.HUB_BENCH_DATABASE_URL ?? '',
       JWT_SECRET: 'bench-secret-0123456789-0123456789',
       LOG_LEVEL: 'silent',
+      COLLECTOR_DISCOVERY_ADDRESS: '127.0.0.1:9',
     }),
     demo: null,
     simulate: false,

@@ -15,6 +15,9 @@ export interface BenchContext {
 
 export type Bench = (ctx: BenchContext) => Promise<void>;
 
+// Benches talk to this machine only: a server they start never broadcasts a Fox discovery into the network.
+process.env.COLLECTOR_DISCOVERY_ADDRESS ??= '127.0.0.1:9';
+
 const only = process.argv.slice(2);
 const dir = import.meta.dirname;
 const files = readdirSync(dir)

@@ -52,7 +52,12 @@ export async function benchApp(dialect: 'sqlite' | 'postgres', pgUrl: string, op
     databaseUrl = u.toString();
   }
   const config = {
-    ...loadConfig({ DATA_DIR: dataDir, JWT_SECRET: 'bench-secret-0123456789-0123456789', DATABASE_URL: databaseUrl }),
+    ...loadConfig({
+      DATA_DIR: dataDir,
+      JWT_SECRET: 'bench-secret-0123456789-0123456789',
+      DATABASE_URL: databaseUrl,
+      COLLECTOR_DISCOVERY_ADDRESS: '127.0.0.1:9',
+    }),
     demo: null,
     simulate: false,
     webDistDir: '/nonexistent',

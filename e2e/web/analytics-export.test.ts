@@ -25,7 +25,7 @@ const core = (lng: Lang) =>
 const area = (lng: Lang) =>
   JSON.parse(readFileSync(path.resolve(import.meta.dirname, `../../apps/web/src/i18n/locales/analytics/${lng}.json`), 'utf8')) as {
     analytics: { tabs: Record<string, string>; from: string; to: string; sums: { compare: string; presets: Record<string, string> } };
-    exports: { from: string };
+    exports: { from: string; downloadNamed: string };
   };
 
 let server: RunningServer;
@@ -180,12 +180,16 @@ describe.each(LANGS.flatMap((lng) => [1366, 390].map((w) => [lng, w] as const)))
     const fileName = `readings ${lng} ${width}`;
     await dialog.locator('input[name=fileName]').fill(fileName);
     await dialog.locator('[data-export-submit]').click();
-    // Ready in the dialog, and told about app-wide.
-    await dialog.locator('[data-export-ready]').waitFor({ timeout: 60_000 });
-    await page
-      .getByText(core(lng).messages.dataExported as string)
-      .first()
-      .waitFor();
+    // Ready in the dialog (its alert), and told about app-wide (the notice outside the dialog, offering the file).
+    const ready = dialog.locator('[data-export-ready]');
+    await ready.waitFor({ timeout: 60_000 });
+    expect(await ready.textContent()).toContain(core(lng).messages.dataExported as string);
+    const notice = page.locator('.mantine-Notification-root', { hasText: core(lng).messages.dataExported as string });
+    await notice.waitFor();
+    expect(await notice.count()).toBe(1);
+    // The notice is not inside the dialog, and names the file to download.
+    expect(await dialog.locator('.mantine-Notification-root').count()).toBe(0);
+    await notice.getByRole('button', { name: area(lng).exports.downloadNamed.replace('{{name}}', `${fileName}.csv`) }).waitFor();
     if (width === 1366) await shot(page, `export-ready-${lng}`);
     const [download] = await Promise.all([page.waitForEvent('download'), dialog.locator('[data-download]').click()]);
     expect(download.suggestedFilename()).toBe(`${fileName}.csv`);

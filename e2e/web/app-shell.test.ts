@@ -45,6 +45,46 @@ async function signIn(page: Page, path = '/sign-in') {
 
 const heading = (page: Page) => page.getByRole('heading', { level: 1 });
 
+/** The demo account's devices of each detail type, a location and its tariff, made once through the API. */
+let walk: { devices: Record<number, number>; location: number; tariff: number } | null = null;
+async function walkFixtures(): Promise<NonNullable<typeof walk>> {
+  if (walk) return walk;
+  const call = async <T>(method: string, url: string, body?: unknown, token?: string): Promise<T> => {
+    const res = await fetch(`${server.baseUrl}/api/${url}`, {
+      method,
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    expect(res.status, `${method} ${url}`).toBe(200);
+    return (await res.json()) as T;
+  };
+  const { token } = await call<{ token: string }>('POST', 'account/login', DEMO);
+  const devices: Record<number, number> = {};
+  for (const [i, typeCode] of [1, 13, 17, 20, 10].entries()) {
+    const { device } = await call<{ device: { id: number } }>(
+      'POST',
+      'devices',
+      { name: `Walk ${typeCode}`, mac: `02:3A:11:00:00:0${i}`, typeCode },
+      token,
+    );
+    devices[typeCode] = device.id;
+  }
+  const location = await call<{ id: number }>('POST', 'locations', { name: 'Walk home', timezone: 'Europe/Warsaw' }, token);
+  const tariff = await call<{ id: number }>(
+    'POST',
+    `locations/${location.id}/tariffs`,
+    {
+      name: 'Walk G12',
+      group: 'G12',
+      presetId: 'tauron-g12',
+      prices: [{ validFrom: '2026-01-01', area1: 1, area2: 0.5, area3: null, fixedMonthly: 31 }],
+    },
+    token,
+  );
+  walk = { devices, location: location.id, tariff: tariff.id };
+  return walk;
+}
+
 /**
  * Picks a theme from the header menu. The menu is opened again if it closed before the click landed:
  * in the dashboard's first seconds (data arriving, the device page's code loaded when idle) the open
@@ -113,7 +153,7 @@ describe('web app shell in Chromium', () => {
     expect(page.url()).toContain('/sign-in');
   });
 
-  it('signs in with the demo account, verifies the token on each navigation and walks every route', async () => {
+  it('signs in with the demo account, verifies the token on each navigation and walks every route', { timeout: 180_000 }, async () => {
     const page = await openPage();
     const verified: string[] = [];
     page.on('request', (r) => {
@@ -124,28 +164,38 @@ describe('web app shell in Chromium', () => {
     await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
     await shot(page, 'dashboard');
 
-    const routes: [string, string][] = [
-      ['/device-details/1', 'Device data'],
-      ['/device-energy-details/1', 'Device data'],
-      ['/thermo-device-details/1', 'Device data'],
-      ['/single-phase-device-details/1', 'Device data'],
-      ['/solar-device-details/1', 'Device data'],
-      ['/edit-device/1', 'Edit device'],
-      ['/device/overview/1', 'Device overview'],
-      ['/analytics', 'Comparative analysis'],
-      ['/locations', 'Location list'],
-      ['/locations/view/2', 'Locations'],
-      ['/locations/edit/2', 'Locations'],
-      ['/locations/tariff-edit/2/3', 'Locations'],
-      ['/stats/tariff/4', 'Tariffs balance'],
-      ['/user/profile', 'User profile'],
+    // The walk uses ids that exist: the demo account's own device of each type, a location and its tariff.
+    const w = await walkFixtures();
+    const routes: [string, string, string | null][] = [
+      [`/device-details/${w.devices[1]}`, 'Device data', 'Walk 1'],
+      [`/device-energy-details/${w.devices[13]}`, 'Device data', 'Walk 13'],
+      [`/thermo-device-details/${w.devices[17]}`, 'Device data', 'Walk 17'],
+      [`/single-phase-device-details/${w.devices[20]}`, 'Device data', 'Walk 20'],
+      [`/solar-device-details/${w.devices[10]}`, 'Device data', 'Walk 10'],
+      [`/edit-device/${w.devices[13]}`, 'Edit device', null],
+      [`/device/overview/${w.devices[13]}`, 'Device overview', 'Walk 13'],
+      ['/analytics', 'Comparative analysis', null],
+      ['/locations', 'Location list', 'Walk home'],
+      [`/locations/view/${w.location}`, 'Locations', 'Walk home'],
+      [`/locations/edit/${w.location}`, 'Locations', null],
+      [`/locations/tariff-edit/${w.location}/${w.tariff}`, 'Locations', null],
+      [`/stats/tariff/${w.tariff}`, 'Tariffs balance', null],
+      ['/user/profile', 'User profile', null],
     ];
-    for (const [route, title] of routes) {
+    for (const [route, title, text] of routes) {
       const before = verified.length;
       await page.goto(route);
       await page.getByRole('heading', { level: 1, name: title }).waitFor();
+      if (text) await page.locator('main').getByText(text, { exact: true }).first().waitFor();
       await expect.poll(() => verified.length).toBeGreaterThan(before);
+      // The route showed its entity: no 404 (an id that does not exist would land there).
+      await page.waitForTimeout(300);
+      expect(new URL(page.url()).pathname, route).toBe(route);
     }
+    // The same walk with an id nobody has shows the 404 text and no device: the checks above can fail.
+    await page.goto(`/device-energy-details/${(w.devices[13] ?? 0) + 100_000}`);
+    await page.getByRole('alert').filter({ hasText: 'Seems there is nothing here' }).waitFor();
+    expect(await page.locator('main').getByText('Walk 13', { exact: true }).count()).toBe(0);
     // In-app navigation through the menu verifies too, and scrolls back to the top.
     await page.goto('/analytics');
     await page.evaluate(() => {

@@ -79,11 +79,15 @@ describe('a Fox ENERGY-3 added by address in Chromium', () => {
     await shot(page, 'add-found');
     await dialog.getByRole('button', { name: 'Next' }).click();
     // The details come from what the device said.
-    expect(await dialog.getByRole('textbox', { name: /^Name/ }).inputValue()).toBe('Wi-MEF-3');
+    // The name people know it by; the model field keeps the code.
+    expect(await dialog.getByRole('textbox', { name: /^Name/ }).inputValue()).toBe('F&F Fox ENERGY-3');
+    expect(await dialog.getByRole('textbox', { name: /^Model/ }).inputValue()).toBe('Wi-MEF-3');
     await dialog.getByRole('textbox', { name: /^Name/ }).fill('House meter');
     await dialog.getByRole('button', { name: 'Next' }).click();
     await dialog.getByRole('button', { name: 'Create device' }).click();
     await dialog.getByTestId('collected-done').waitFor();
+    // The key is shown once, with a copy button.
+    await dialog.getByRole('button', { name: /^Copy: / }).waitFor();
     await shot(page, 'add-done');
     await dialog.getByRole('button', { name: 'Done' }).click();
 

@@ -56,6 +56,20 @@ describe('configuration', () => {
     expect(() => loadConfig({ ...base, MQTT_SHARE_GROUP: '#' })).toThrow(/MQTT_SHARE_GROUP/);
   });
 
+  it('Fox discovery: the broadcast on loopback only, off on any other address unless COLLECTOR_DISCOVERY_ADDRESS says where', () => {
+    const base = { DATA_DIR: '/tmp/pw-config-test', JWT_SECRET: 'x' };
+    expect(loadConfig(base).collectorDiscovery).toEqual({ host: '255.255.255.255', port: 1918 });
+    expect(loadConfig({ ...base, HOST: '::1' }).collectorDiscovery).toEqual({ host: '255.255.255.255', port: 1918 });
+    expect(loadConfig({ ...base, HOST: '0.0.0.0' }).collectorDiscovery).toBeNull();
+    expect(loadConfig({ ...base, HOST: '192.168.1.10' }).collectorDiscovery).toBeNull();
+    expect(loadConfig({ ...base, HOST: '0.0.0.0', COLLECTOR_DISCOVERY_ADDRESS: '192.168.1.255' }).collectorDiscovery).toEqual({
+      host: '192.168.1.255',
+      port: 1918,
+    });
+    expect(loadConfig({ ...base, COLLECTOR_DISCOVERY_ADDRESS: '127.0.0.1:9' }).collectorDiscovery).toEqual({ host: '127.0.0.1', port: 9 });
+    expect(loadConfig(base).rateLimits.discovery).toEqual({ max: 6, windowMs: 60_000 });
+  });
+
   it('refuses a malformed number with the variable named', () => {
     expect(() => loadConfig({ DATA_DIR: '/tmp/pw-config-test', JWT_SECRET: 'x', PORT: 'eighty' })).toThrow(/PORT/);
     expect(() => loadConfig({ DATA_DIR: '/tmp/pw-config-test', JWT_SECRET: 'x', ENERGY_JITTER_RATIO: '1.5' })).toThrow(

@@ -97,8 +97,12 @@ export interface AppConfig {
   collectors: boolean;
   /** Networks collectors may connect to (`COLLECTOR_NETWORKS`, CIDR list; default loopback and the private ranges). */
   collectorNetworks: string[];
-  /** Where the Fox UDP discovery request goes (`COLLECTOR_DISCOVERY_ADDRESS`, default the broadcast 255.255.255.255:1918). */
-  collectorDiscovery: { host: string; port: number };
+  /**
+   * Where the Fox UDP discovery request goes (`COLLECTOR_DISCOVERY_ADDRESS`); without it, the broadcast
+   * 255.255.255.255:1918 when the server listens on loopback (a home computer), else null: discovery is off
+   * (a server others sign in to must not let them send packets into its network).
+   */
+  collectorDiscovery: { host: string; port: number } | null;
   /** Largest CSV file an import takes, bytes after decompression (`IMPORT_MAX_BYTES`, default 512 MiB). */
   importMaxBytes: number;
   /** Most data rows an import reads (`IMPORT_MAX_ROWS`, default 2,000,000: ~4 years of 1-minute rows). */
@@ -278,6 +282,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       ingest: { max: int(env.RATE_LIMIT_INGEST, 600, 'RATE_LIMIT_INGEST'), windowMs: 60_000 },
       reads: { max: int(env.RATE_LIMIT_READS, 600, 'RATE_LIMIT_READS'), windowMs: 60_000 },
       jobs: { max: int(env.RATE_LIMIT_JOBS, 30, 'RATE_LIMIT_JOBS'), windowMs: 3_600_000 },
+      discovery: { max: int(env.RATE_LIMIT_DISCOVERY, 6, 'RATE_LIMIT_DISCOVERY'), windowMs: 60_000 },
     },
     hubRateLimit: { max: int(env.RATE_LIMIT_HUB, 1200, 'RATE_LIMIT_HUB'), windowMs: 60_000 },
     ingestKeyFailures: { max: int(env.RATE_LIMIT_INGEST_KEY_FAILURES, 30, 'RATE_LIMIT_INGEST_KEY_FAILURES'), windowMs: 60_000 },
@@ -296,7 +301,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     jobWorkerMemoryMb: Math.max(16, int(env.JOB_WORKER_MEMORY_MB, 512, 'JOB_WORKER_MEMORY_MB')),
     collectors: bool(env.COLLECTORS, true),
     collectorNetworks,
-    collectorDiscovery: hostPort(env.COLLECTOR_DISCOVERY_ADDRESS, { host: '255.255.255.255', port: 1918 }, 'COLLECTOR_DISCOVERY_ADDRESS'),
+    collectorDiscovery:
+      env.COLLECTOR_DISCOVERY_ADDRESS || loopback
+        ? hostPort(env.COLLECTOR_DISCOVERY_ADDRESS, { host: '255.255.255.255', port: 1918 }, 'COLLECTOR_DISCOVERY_ADDRESS')
+        : null,
     importMaxBytes: Math.max(1024, int(env.IMPORT_MAX_BYTES, 512 * 1024 * 1024, 'IMPORT_MAX_BYTES')),
     importMaxRows: Math.max(1, int(env.IMPORT_MAX_ROWS, 2_000_000, 'IMPORT_MAX_ROWS')),
     haDiscovery: bool(env.HA_DISCOVERY, false),

@@ -94,7 +94,14 @@ export class PhasewatchClient {
   /** Registers a device; the answer carries its ingest key. */
   async registerDevice(
     token: string,
-    device: { name: string; mac: string; typeCode: number; model: string; reportingIntervalSeconds?: number },
+    device: {
+      name: string;
+      mac: string;
+      typeCode: number;
+      model: string;
+      reportingIntervalSeconds?: number;
+      billingStartDate?: string;
+    },
     signal?: AbortSignal,
   ): Promise<Registration> {
     const res = await fetch(`${this.base}/api/devices`, {

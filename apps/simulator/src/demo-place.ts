@@ -13,14 +13,20 @@ interface DemoPlace {
   timezone: string;
   slots: readonly string[];
   tariff: { name: string; group: string; presetId: string; prices: (validFrom: string) => object[] };
+  /** The location's prosumer settlement (issue 33), applying from the first price list. */
+  prosumer?: { scheme: string; installationKw: number };
 }
 
+/** The energy part of a simulated price (what a prosumer deposit pays; issue 33): about 55 % of it. */
+const energyPart = (p: number | null) => (p === null ? null : Math.round(p * 0.55 * 10_000) / 10_000);
 const price = (validFrom: string, area1: number, area2: number | null, fixedMonthly: number) => ({
   validFrom,
   area1,
   area2,
   area3: null,
   fixedMonthly,
+  energyArea1: energyPart(area1),
+  energyArea2: energyPart(area2),
 });
 
 export const DEMO_PLACES: readonly DemoPlace[] = [
@@ -37,6 +43,8 @@ export const DEMO_PLACES: readonly DemoPlace[] = [
       presetId: 'tauron-g12',
       prices: (since) => [price(since, 1.21, 0.69, 36.5), price(priceChange(since), 1.25, 0.72, 38)],
     },
+    // The rooftop solar behind the main meter: a net-billing prosumer settled at the monthly RCEm.
+    prosumer: { scheme: 'net-billing-rcem', installationKw: 8 },
   },
   {
     name: 'Flat',
@@ -111,13 +119,14 @@ export async function placeDemoFleet(o: PlaceDemoOptions): Promise<boolean> {
   const start = new Date(clock() - (o.historyDays + 31) * 86_400_000);
   const since = `${start.getUTCFullYear()}-${String(start.getUTCMonth() + 1).padStart(2, '0')}-01`;
   for (const p of DEMO_PLACES) {
-    const { slots, tariff, ...fields } = p;
+    const { slots, tariff, prosumer, ...fields } = p;
     const loc = (await call('POST', 'locations', token, fields)) as { id: number };
     const { prices, ...t } = tariff;
     const created = (await call('POST', `locations/${loc.id}/tariffs`, token, { ...t, prices: prices(since) })) as { id: number };
     for (const d of o.devices.filter((x) => slots.includes(x.slot))) {
       await call('PUT', `devices/${d.id}`, token, { locationId: loc.id, tariffId: created.id });
     }
+    if (prosumer) await call('PUT', `locations/${loc.id}/prosumer`, token, { ...prosumer, since });
   }
   return true;
 }

@@ -6,7 +6,14 @@ import { seedFromString } from './random.js';
 
 /** The demo account's fleet: one device of each type, plus a workshop on the second three-phase code. */
 export const DEMO_FLEET: readonly FleetDeviceSpec[] = [
-  { slot: 'home-meter', kind: 'household', name: 'Home – main meter', seed: seedFromString('demo:home-meter') },
+  // The Home's grid meter sits behind the rooftop solar: it exports when the PV out-produces the house (issue 33).
+  {
+    slot: 'home-meter',
+    kind: 'household',
+    name: 'Home – main meter',
+    seed: seedFromString('demo:home-meter'),
+    rooftopSolarSeed: seedFromString('demo:solar'),
+  },
   { slot: 'solar', kind: 'solar', name: 'Rooftop solar', seed: seedFromString('demo:solar') },
   { slot: 'thermostat', kind: 'thermostat', name: 'Living room thermostat', seed: seedFromString('demo:thermostat') },
   { slot: 'flat-meter', kind: 'single-phase', name: 'Flat – single-phase meter', seed: seedFromString('demo:flat-meter') },

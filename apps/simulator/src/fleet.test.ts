@@ -8,7 +8,7 @@ import { PassThrough } from 'node:stream';
 import { DEVICE_TYPES } from '@phasewatch/shared';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_FLEET, EMBEDDED_STATE_FILE, startEmbeddedFleet } from './embedded.js';
-import { type FleetEvent, startFleet } from './fleet.js';
+import { demoBillingStart, type FleetEvent, startFleet } from './fleet.js';
 import { DAY_MS, HOUR_MS, MINUTE_MS } from './models/environment.js';
 import { HISTORY_READY_PREFIX, terminalProgress } from './progress.js';
 import { loadState } from './state.js';
@@ -35,6 +35,14 @@ async function until(check: () => boolean, ms = 10_000): Promise<void> {
   }
 }
 
+describe('demo billing start', () => {
+  it('is a day a month before half a month ago: the current period began weeks ago, on any day of the year', () => {
+    expect(demoBillingStart(Date.UTC(2026, 10, 27, 12))).toBe('2026-10-12');
+    expect(demoBillingStart(Date.UTC(2026, 0, 3, 12))).toBe('2025-11-19');
+    expect(demoBillingStart(Date.UTC(2026, 2, 15, 12))).toBe('2026-01-28');
+  });
+});
+
 describe('embedded fleet', () => {
   it('registers one device of each type, backfills, goes live, and on a later start only fills the gap', async () => {
     const events: FleetEvent[] = [];
@@ -57,6 +65,13 @@ describe('embedded fleet', () => {
         DEVICE_TYPES.SINGLE_PHASE_METER,
       ].sort((a, b) => a - b),
     );
+    // The billing period began on a day of the last weeks, not today (it would equal "Today").
+    const today = new Date().toISOString().slice(0, 10);
+    for (const d of api.devices) {
+      expect(d.billingStartDate).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+      expect(d.billingStartDate).not.toBe(today);
+      expect((d.billingStartDate as string) < today).toBe(true);
+    }
     // History arrives in batches; live readings (already flowing) one at a time.
     const history = api.devices.reduce((n, d) => n + d.batches.filter((b) => b > 1).reduce((a, b) => a + b, 0), 0);
     expect(summary.sent).toBe(history);

@@ -15,6 +15,8 @@ export interface FleetDeviceSpec {
   kind: SimulatedKind;
   name: string;
   seed: number;
+  /** A grid meter behind rooftop PV: the PV device's seed (its output is netted from the meter's load; issue 33). */
+  rooftopSolarSeed?: number;
 }
 
 /** What a running fleet reports: set-up steps, backfill progress, its end, and errors it survived or not. */
@@ -60,6 +62,17 @@ export interface FleetHandle {
 const SAVE_EVERY_MS = 5_000;
 /** Catch-up passes after the first backfill, each covering the time the previous one took. */
 const MAX_CATCH_UP_PASSES = 3;
+
+/**
+ * The billing start of a simulated device: the day half a month ago, one month further back (`YYYY-MM-DD`,
+ * day 28 at most). A demo device's billing period then began on a day of the last few weeks, never today
+ * (a period that starts today shows the same figure as "Today").
+ */
+export function demoBillingStart(now: number): string {
+  const d = new Date(now - 15 * DAY_MS);
+  const month = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - 1, Math.min(d.getUTCDate(), 28)));
+  return month.toISOString().slice(0, 10);
+}
 
 /** A locally administered MAC derived from the seed (and an attempt number, should a MAC be taken). */
 export function simulatedMac(seed: number, attempt = 0): string {
@@ -166,6 +179,7 @@ export function startFleet(options: FleetOptions): FleetHandle {
             model: KIND_MODELS[spec.kind],
             // The server derives online/offline from it: live readings, or minute history only.
             reportingIntervalSeconds: options.liveIntervalMs > 0 ? Math.max(1, Math.round(options.liveIntervalMs / 1000)) : 60,
+            billingStartDate: demoBillingStart(now()),
           },
           signal,
         );
@@ -252,7 +266,11 @@ export function startFleet(options: FleetOptions): FleetHandle {
       for (const d of s.devices) {
         const range = d.pending?.[0];
         if (!range) continue;
-        const model = createModel(d.kind, { ...options.modelOptions, seed: d.seed });
+        const model = createModel(d.kind, {
+          ...options.modelOptions,
+          seed: d.seed,
+          ...rooftopOf(options.devices, d.slot),
+        });
         if (range.from) model.restore(range.from);
         owners.push({ device: d, range });
         work.push({ model, fromTs: range.fromTs, toTs: range.toTs, send: (lines, sig) => client.ingest(d.ingestKey, lines, sig) });
@@ -340,7 +358,11 @@ export function startFleet(options: FleetOptions): FleetHandle {
       s = await setup();
       state = s;
       models = s.devices.map((d) => {
-        const m = createModel(d.kind, { ...options.modelOptions, seed: d.seed });
+        const m = createModel(d.kind, {
+          ...options.modelOptions,
+          seed: d.seed,
+          ...rooftopOf(options.devices, d.slot),
+        });
         if (d.snapshot) m.restore(d.snapshot);
         return m;
       });
@@ -387,4 +409,10 @@ export function startFleet(options: FleetOptions): FleetHandle {
       save(true);
     },
   };
+}
+
+/** The model option of a grid meter behind rooftop PV (issue 33), from its spec by slot. */
+function rooftopOf(specs: readonly FleetDeviceSpec[], slot: string): { rooftopSolarSeed?: number } {
+  const seed = specs.find((x) => x.slot === slot)?.rooftopSolarSeed;
+  return seed === undefined ? {} : { rooftopSolarSeed: seed };
 }

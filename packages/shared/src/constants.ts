@@ -40,3 +40,6 @@ export const FALLBACK_LANGUAGE: Language = 'pl';
 
 /** Server date format: UTC `YYYY-MM-DD HH:mm:ss`. */
 export const SERVER_DATE_FORMAT = 'YYYY-MM-DD HH:mm:ss';
+
+/** Browsers (push subscriptions) one user may have; each alarm is pushed to every one of them. */
+export const PUSH_SUBSCRIPTIONS_PER_USER = 20;

@@ -1,5 +1,6 @@
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
+import { embeddedIPv4 } from '../net/address.js';
 import { CollectorError } from './collector-error.js';
 
 /**
@@ -18,11 +19,15 @@ export type Resolver = (hostname: string) => Promise<string[]>;
 
 const systemResolver: Resolver = async (hostname) => (await lookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
 
-/** `::ffff:10.0.0.1` is 10.0.0.1: checked as IPv4, whatever form it came in. */
-function normalize(ip: string): { ip: string; type: 'ipv4' | 'ipv6' } {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
-  if (mapped) return { ip: mapped[1] as string, type: 'ipv4' };
-  return { ip, type: isIP(ip) === 6 ? 'ipv6' : 'ipv4' };
+/**
+ * `::ffff:10.0.0.1` and `::a00:1` are 10.0.0.1: checked (and connected to) as IPv4, whatever form they
+ * came in (net/address.ts, the reading the push guard shares). A translated form (NAT64, 6to4, Teredo)
+ * keeps its IPv6 address and carries the IPv4 one it reaches, which must be allowed too.
+ */
+function normalize(ip: string): { ip: string; type: 'ipv4' | 'ipv6'; reaches?: string } {
+  const inner = embeddedIPv4(ip);
+  if (inner && (inner.via === 'mapped' || inner.via === 'compatible')) return { ip: inner.ip, type: 'ipv4' };
+  return { ip, type: isIP(ip) === 6 ? 'ipv6' : 'ipv4', ...(inner ? { reaches: inner.ip } : {}) };
 }
 
 /** Parses `a.b.c.d/n` and `x::/n` entries (a bare address is one host); throws naming a bad entry. */
@@ -68,7 +73,7 @@ export class NetworkGuard {
   /** Whether an IP address lies in an allowed network. */
   allows(ip: string): boolean {
     const n = normalize(ip);
-    return isIP(n.ip) !== 0 && this.allowed.check(n.ip, n.type);
+    return isIP(n.ip) !== 0 && this.allowed.check(n.ip, n.type) && (n.reaches === undefined || this.allowed.check(n.reaches, 'ipv4'));
   }
 
   /**

@@ -123,6 +123,22 @@ interface Running {
   recordedSuccessAt: number;
 }
 
+/**
+ * The values of one reading that the ingest rules accept (a known parameter, a finite number in its
+ * range); each refused one is added to `refused` as `name = value (why)`. One check for every path a
+ * device's answer takes: polling, the Tasmota listener and the connection test.
+ */
+export function checkedValues(raw: Readonly<Record<string, unknown>>, refused: string[] = []): Record<string, number> {
+  const values: Record<string, number> = {};
+  for (const [name, v] of Object.entries(raw)) {
+    const info = parameterInfo(name);
+    const problem = !info ? 'is not a known parameter' : typeof v !== 'number' ? 'must be a finite number' : readingValueProblem(info, v);
+    if (problem) refused.push(`${name} = ${String(v).slice(0, 40)} (${problem})`);
+    else values[name] = v as number;
+  }
+  return values;
+}
+
 /** A balance continuing the device's stored counters. */
 function balanceFrom(last: CollectedReading | null): BalanceState {
   const v = last?.values ?? {};
@@ -252,13 +268,7 @@ export class CollectorRunner {
     const out: CollectedReading[] = [];
     const refused: string[] = [];
     for (const reading of readings) {
-      const values: Record<string, number> = {};
-      for (const [name, v] of Object.entries(reading.values)) {
-        const info = parameterInfo(name);
-        const problem = info ? readingValueProblem(info, v) : 'is not a known parameter';
-        if (problem) refused.push(`${name} = ${v} (${problem})`);
-        else values[name] = v;
-      }
+      const values = checkedValues(reading.values, refused);
       Object.assign(values, stepBalance(r.balance, values, this.rules));
       if (Object.keys(values).length > 0) out.push({ ts: reading.ts, values });
     }

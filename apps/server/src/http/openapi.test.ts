@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { buildTestApp, type TestApp } from '../test/app.js';
-import { DOCS_PATH, OPENAPI_PATH, PUBLIC_ROUTES, type RouteInfo } from './openapi.js';
+import { API_TAGS, DOCS_PATH, OPENAPI_PATH, PUBLIC_ROUTES, type RouteInfo, tagOf } from './openapi.js';
 
 /** Methods whose requests carry a body the route must describe. */
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
@@ -81,6 +81,27 @@ describe('the schema gate: every route declares its schemas', () => {
     expect(doc.paths['/api/devices/{id}']?.get?.security).toEqual([{ bearer: [] }]);
     expect(doc.paths['/api/ingest']?.post?.security).toEqual([{ deviceKey: [] }]);
     expect(doc.paths['/api/account/login']?.post?.security).toEqual([]);
+  });
+
+  it('groups the routes by tag for /api/docs: each operation in one group of API_TAGS, the groups listed in order', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: OPENAPI_PATH })).json() as {
+      tags: { name: string }[];
+      paths: Record<string, Record<string, { tags?: string[] }>>;
+    };
+    expect(doc.tags.map((x) => x.name)).toEqual(API_TAGS.map((x) => x.name));
+    const used = new Set<string>();
+    for (const [p, ops] of Object.entries(doc.paths))
+      for (const [m, op] of Object.entries(ops)) {
+        expect(op.tags?.length, `${m} ${p}`).toBe(1);
+        used.add(op.tags?.[0] as string);
+      }
+    expect(doc.paths['/api/devices/{id}']?.get?.tags).toEqual(['Devices']);
+    expect(doc.paths['/api/tariffs/advisor']?.get?.tags).toEqual(['Locations and tariffs']);
+    expect(doc.paths['/api/account/login']?.post?.tags).toEqual(['Account']);
+    expect(doc.paths['/api/push/subscriptions']?.post?.tags).toEqual(['Notifications']);
+    // Every group has routes; "Operations" holds only what no other group names (health).
+    for (const tag of API_TAGS) expect(used.has(tag.name), tag.name).toBe(true);
+    expect(tagOf('/api/health')).toBe('Operations');
   });
 
   it('tells the truth about security: a bearer route answers 401 without a token, the others do not ask for one', async () => {

@@ -53,6 +53,32 @@ export const METRICS_TOKEN_ROUTES: ReadonlySet<string> = new Set(['GET /metrics'
 
 const zodTransform = createJsonSchemaTransform({});
 
+/** The groups `/api/docs` shows, in this order; each route is in the one its first path segment names. */
+export const API_TAGS = [
+  {
+    name: 'Account',
+    description: 'Sign-in, registration, profile, tokens',
+    segments: ['account', 'register', 'forgot_password', 'reset_password'],
+  },
+  { name: 'Devices', description: 'Devices, their readings, energy and settings', segments: ['devices'] },
+  { name: 'Ingest', description: 'Readings sent by devices', segments: ['ingest'] },
+  { name: 'Collectors', description: 'Meters Phasewatch reads itself', segments: ['collectors'] },
+  { name: 'Locations and tariffs', description: 'Locations, tariffs, statistics and the advisor', segments: ['locations', 'tariffs'] },
+  {
+    name: 'Analytics and exports',
+    description: 'Heatmaps, tables, sums, comparisons, exports',
+    segments: ['analytics', 'comparisons', 'exports'],
+  },
+  { name: 'Notifications', description: 'Alarms and Web Push', segments: ['notifications', 'push'] },
+  { name: 'Operations', description: 'Health', segments: [] },
+] as const;
+
+/** The tag of a route's URL (`/api/devices/:id` → Devices); Operations for what no group names. */
+export function tagOf(url: string): string {
+  const segment = url.replace(/^\/api\//, '').split('/')[0] ?? '';
+  return API_TAGS.find((t) => (t.segments as readonly string[]).includes(segment))?.name ?? 'Operations';
+}
+
 /**
  * The OpenAPI 3.1 document generated from the routes' zod schemas (@fastify/swagger with the zod type
  * provider's transform) at `/api/openapi.json`, and Swagger UI at `/api/docs` (its own files only, so
@@ -68,6 +94,7 @@ export async function registerApiDocs(app: FastifyInstance, version: string): Pr
         description:
           'Telemetry for energy meters, solar devices and thermostats. Every 4xx answers `{statusCode, error, message, errors: [{field, message, key}]}`. Times are UTC; see the README for ingest and the realtime hub.',
       },
+      tags: API_TAGS.map(({ name, description }) => ({ name, description })),
       components: {
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Access token from account/login' },
@@ -96,7 +123,7 @@ export async function registerApiDocs(app: FastifyInstance, version: string): Pr
           content: { 'application/json': { schema: { $ref: '#/components/schemas/ApiErrorResponse' } } },
         },
       };
-      return { ...out, schema: { ...schema, response, security } };
+      return { ...out, schema: { ...schema, response, security, tags: [tagOf(input.url)] } };
     },
   });
   await app.register(swaggerUi, {

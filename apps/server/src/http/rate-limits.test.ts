@@ -19,6 +19,7 @@ describe('rate limits', () => {
         ingest: { max: 5, windowMs: 60_000 },
         reads: { max: 4, windowMs: 60_000 },
         jobs: { max: 1, windowMs: 3_600_000 },
+        discovery: { max: 2, windowMs: 60_000 },
       },
     });
     user = await signUp(t.app);
@@ -74,6 +75,32 @@ describe('rate limits', () => {
     expect((await t.app.inject({ method: 'GET', url, headers: other.auth })).statusCode).toBe(404);
     // Cheap calls are not limited.
     expect((await t.app.inject({ method: 'GET', url: `/api/devices/${a.id}`, headers: user.auth })).statusCode).toBe(200);
+  });
+
+  it('limits tariff statistics, the advisor and heatmaps per user as expensive reads', async () => {
+    // Whatever the answer (a tariff that does not exist is a 404), each request counts against the user's budget.
+    const tariffId = 999_999;
+    const [a] = devices as [{ id: number; key: string }];
+    for (const url of [
+      `/api/tariffs/${tariffId}/stats?from=2026-01-01&to=2026-01-31`,
+      '/api/tariffs/advisor?from=2026-01-01&to=2026-01-31',
+      `/api/analytics/heatmap?deviceId=${a.id}&kind=daily&from=2026-01-01&to=2026-01-07`,
+    ]) {
+      const codes: number[] = [];
+      for (let i = 0; i < 5; i++) codes.push((await t.app.inject({ method: 'GET', url, headers: user.auth })).statusCode);
+      expect(codes.slice(4), url).toEqual([429]);
+      expect(
+        codes.slice(0, 4).every((c) => c !== 429 && c < 500),
+        `${url}: ${codes}`,
+      ).toBe(true);
+    }
+  });
+
+  it('limits Fox discovery per user on its own, lower limit', async () => {
+    const codes: number[] = [];
+    for (let i = 0; i < 3; i++)
+      codes.push((await t.app.inject({ method: 'GET', url: '/api/collectors/discover', headers: other.auth })).statusCode);
+    expect(codes).toEqual([200, 200, 429]);
   });
 
   it('counts refusals in the metrics', async () => {

@@ -12,6 +12,8 @@ export interface RateLimits {
   reads: { max: number; windowMs: number };
   /** Per user and route on starting a background job (exports, reports). */
   jobs: { max: number; windowMs: number };
+  /** Per user on the Fox network discovery (each sends a UDP packet into the server's network); absent: off. */
+  discovery?: { max: number; windowMs: number };
 }
 export type RateLimitName = keyof RateLimits;
 
@@ -35,7 +37,7 @@ export const RATE_LIMITED_ROUTES: Readonly<Record<string, RateLimitName>> = {
   // Each connects to devices from the server: bounded like an expensive read.
   'POST /api/collectors/test': 'reads',
   'POST /api/devices/:id/collector/test': 'reads',
-  'GET /api/collectors/discover': 'reads',
+  'GET /api/collectors/discover': 'discovery',
 };
 
 /**
@@ -130,7 +132,7 @@ export async function registerRateLimits(app: FastifyInstance, limits: RateLimit
     const name = RATE_LIMITED_ROUTES[`${[route.method].flat()[0]} ${route.url}`];
     if (!name) return;
     const limit = limits[name];
-    if (limit.max <= 0) return;
+    if (!limit || limit.max <= 0) return;
     if (name === 'jobs') {
       limitJobStarts(route, limit, metrics);
       return;

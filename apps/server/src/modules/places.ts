@@ -6,6 +6,10 @@ import type { ReportExtras } from './exports/exports.service.js';
 import { LocationsRepository } from './locations/locations.repository.js';
 import { locationsRoutes } from './locations/locations.routes.js';
 import { LocationsService } from './locations/locations.service.js';
+import { FlowsReader } from './prosumer/prosumer.energy.js';
+import { ProsumerRepository } from './prosumer/prosumer.repository.js';
+import { prosumerRoutes } from './prosumer/prosumer.routes.js';
+import { ProsumerService } from './prosumer/prosumer.service.js';
 import { QuarterEnergyReader } from './tariffs/tariffs.energy.js';
 import { TariffsRepository } from './tariffs/tariffs.repository.js';
 import { tariffsRoutes } from './tariffs/tariffs.routes.js';
@@ -20,6 +24,8 @@ export interface Places {
   energy: QuarterEnergyReader;
   /** What a device's PDF report adds: its location and the period's cost per tariff zone. */
   reportExtras: ReportExtras;
+  /** A location's balance and prosumer ledger (issue 33). */
+  prosumer: ProsumerService;
 }
 
 /**
@@ -33,10 +39,17 @@ export async function createPlaces(app: FastifyInstance, base: BaseContext, tele
   const tariffs = new TariffsService(tariffsRepo, locationsRepo, energy);
   const locations = new LocationsService(locationsRepo, tariffsRepo, tariffs);
   telemetry.devices.attachPlacement(locations);
+  const prosumer = new ProsumerService(
+    new ProsumerRepository(base.storage.db),
+    locationsRepo,
+    tariffsRepo,
+    new FlowsReader(telemetry.readings),
+  );
   await app.register(
     async (api) => {
       await api.register(locationsRoutes, { locations });
       await api.register(tariffsRoutes, { tariffs });
+      await api.register(prosumerRoutes, { prosumer });
     },
     { prefix: '/api' },
   );
@@ -75,5 +88,5 @@ export async function createPlaces(app: FastifyInstance, base: BaseContext, tele
       };
     },
   };
-  return { locations, tariffs, energy, reportExtras };
+  return { locations, tariffs, energy, reportExtras, prosumer };
 }

@@ -92,6 +92,8 @@ export interface DevicesTable {
   last_weak: number;
   /** Rollups hold every reading before this instant (a whole hour); later ones are read from raw rows. */
   rollup_through: Generated<number>;
+  /** `grid`, `production`, `submeter`, `other`, or null: the default (migration 0013). */
+  role: string | null;
 }
 
 /**
@@ -187,6 +189,10 @@ export interface TariffPricesTable {
   area2: number | null;
   area3: number | null;
   fixed_monthly: number;
+  /** The energy part of each area's price (migration 0013). */
+  energy_area1: number | null;
+  energy_area2: number | null;
+  energy_area3: number | null;
 }
 
 export type LocationRow = Selectable<LocationsTable>;
@@ -325,3 +331,42 @@ export interface ImportsTable {
   summary: string | null;
   updated_at: number;
 }
+
+// Prosumers (migration 0013; see modules/prosumer/).
+export interface Database {
+  prosumer_settings: ProsumerSettingsTable;
+  rcem_user: RcemUserTable;
+  rce_prices: RcePricesTable;
+}
+
+/** How a location's PV is settled (issue 33). */
+export interface ProsumerSettingsTable {
+  location_id: number;
+  user_id: number;
+  scheme: string;
+  since: string;
+  installation_kw: number;
+  coefficient: number;
+  refund_cap: number;
+  rcem_version: string;
+  rce_clamp: string;
+  coefficient_from: string;
+  modified_at: number;
+}
+
+/** A user's own RCEm of a month (PLN/MWh, from an invoice). */
+export interface RcemUserTable {
+  user_id: number;
+  month: string;
+  price: number;
+  entered_at: number;
+}
+
+/** RCE per 15-minute settlement period (PLN/MWh), keyed by the period's start (UTC ms); user 0: imported for everyone. */
+export interface RcePricesTable {
+  user_id: number;
+  ts: number;
+  price: number;
+  published_at: number | null;
+}
+export type ProsumerSettingsRow = Selectable<ProsumerSettingsTable>;

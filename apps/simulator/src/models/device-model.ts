@@ -13,6 +13,12 @@ export interface ModelOptions {
   gapsPerYear?: number;
   /** Expected counter resets (meter swaps: every counter restarts at 0) per year. */
   resetsPerYear?: number;
+  /**
+   * A grid meter behind rooftop solar (issue 33): the seed of the PV inverter's model at the same site.
+   * The meter then measures the house's load minus the PV's output per phase: import when the house uses
+   * more, export (`eae*`) when the PV produces more.
+   */
+  rooftopSolarSeed?: number;
 }
 
 /** The state a model needs to continue exactly where it stopped (stored in the simulator's state file). */

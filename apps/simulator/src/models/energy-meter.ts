@@ -3,6 +3,7 @@ import { hashUnit, smoothNoise } from '../random.js';
 import { APARTMENT_APPLIANCES, type Appliance, ApplianceSchedule, HOUSEHOLD_APPLIANCES, WORKSHOP_APPLIANCES } from './appliances.js';
 import { DECIMALS, DeviceModel, type ModelOptions } from './device-model.js';
 import { dayOfYear, gridFrequency, gridVoltage, HOUR_MS, MINUTE_MS, rssi, sagDepth, season } from './environment.js';
+import { SolarModel } from './solar.js';
 
 /** Whose load the meter measures. */
 export type LoadProfile = 'household' | 'workshop' | 'apartment';
@@ -116,6 +117,9 @@ export class EnergyMeterModel extends DeviceModel {
   /** Fridge compressor cycle: period in minutes and phase offset. */
   private readonly fridgePeriod: number;
   private readonly fridgeOffset: number;
+  /** The rooftop PV the meter sits behind (issue 33), or null: its output is netted from the load per phase. */
+  private readonly pv: SolarModel | null;
+  private readonly pvSplit: readonly number[];
 
   constructor(
     readonly profile: LoadProfile,
@@ -141,6 +145,11 @@ export class EnergyMeterModel extends DeviceModel {
     this.capacitive = Float64Array.from({ length: this.phases }, (_, p) => 15 + 25 * hashUnit(this.seed, 700, p));
     this.fridgePeriod = 45 + 15 * hashUnit(this.seed, 701, 0);
     this.fridgeOffset = hashUnit(this.seed, 702, 0);
+    this.pv =
+      options.rooftopSolarSeed !== undefined && this.phases === 3
+        ? new SolarModel({ ...options, seed: options.rooftopSolarSeed, gapsPerYear: 0, resetsPerYear: 0 })
+        : null;
+    this.pvSplit = this.pv ? this.pv.phaseSplit : [];
     for (let p = 0; p < this.phases; p++) {
       this.counters[p * 4] = this.initialCounter(p * 4, spec.counterStart);
       this.counters[p * 4 + 2] = this.initialCounter(p * 4 + 2, spec.counterStart * 0.15);
@@ -194,10 +203,14 @@ export class EnergyMeterModel extends DeviceModel {
     const v = this.values;
     const c = this.counters;
     let totalP = 0;
+    // Behind rooftop PV the meter sees the load minus the PV's output on each phase (negative: exporting).
+    const pvW = this.pv ? this.pv.acPower(tsMs) : 0;
     for (let p = 0; p < phases; p++) {
-      const P = avg[p] ?? 0;
+      const pv = pvW * (this.pvSplit[p] ?? 0);
+      const load = avg[p] ?? 0;
+      const P = load - pv;
       const Q = (ind[p] ?? 0) - (this.capacitive[p] ?? 0);
-      const pf = P / Math.sqrt(P * P + Q * Q);
+      const pf = load / Math.sqrt(load * load + Q * Q);
       const sag = sagDepth(seed, p + 1, tsMs);
       const grid = gridVoltage(seed, p + 1, tsMs, h);
       // Source impedance of about 0.25 Ω: the phase's own current pulls its voltage down.
@@ -206,19 +219,20 @@ export class EnergyMeterModel extends DeviceModel {
       const pfLow = pf - (0.01 + 0.06 * hashUnit(seed, 80 + p, sec));
       const o = p * PER_PHASE;
       v[o] = P;
-      v[o + 1] = max[p] ?? P;
-      v[o + 2] = min[p] ?? P;
+      v[o + 1] = (max[p] ?? load) - pv;
+      v[o + 2] = (min[p] ?? load) - pv;
       v[o + 3] = V;
       v[o + 4] = Math.min(253, V + vSpread + (sag > 0 ? sag * 0.5 : 0));
       v[o + 5] = Math.max(180, V - vSpread * 1.3 - (0.25 * ((max[p] ?? P) - P)) / 230 - (sag > 0 ? 4 : 0));
-      v[o + 6] = P / (V * pf);
-      v[o + 7] = (max[p] ?? P) / (V * pf);
-      v[o + 8] = (min[p] ?? P) / (V * pf);
+      v[o + 6] = Math.abs(P) / (V * pf);
+      v[o + 7] = Math.abs((max[p] ?? load) - pv) / (V * pf);
+      v[o + 8] = Math.abs((min[p] ?? load) - pv) / (V * pf);
       v[o + 9] = pf;
       v[o + 10] = Math.min(1, pf + 0.005 + 0.02 * hashUnit(seed, 90 + p, sec));
       v[o + 11] = Math.max(0.3, pfLow);
       const k = p * 4;
-      c[k] = (c[k] ?? 0) + (P * dtH) / 1000;
+      if (P >= 0) c[k] = (c[k] ?? 0) + (P * dtH) / 1000;
+      else c[k + 1] = (c[k + 1] ?? 0) - (P * dtH) / 1000;
       if (Q > 0) c[k + 2] = (c[k + 2] ?? 0) + (Q * dtH) / 1000;
       else c[k + 3] = (c[k + 3] ?? 0) - (Q * dtH) / 1000;
       v[o + 12] = c[k] ?? 0;

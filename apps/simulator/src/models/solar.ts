@@ -45,6 +45,10 @@ export class SolarModel extends DeviceModel {
   /** Peak power of the array in W. */
   readonly peakWatts: number;
   private readonly split: readonly number[];
+  /** How the output splits over the three phases (a grid meter behind the PV nets each phase's share). */
+  get phaseSplit(): readonly number[] {
+    return this.split;
+  }
   private readonly stringShare: number;
   private readonly stringVmp: readonly [number, number];
 

@@ -29,6 +29,7 @@ export interface FakeDevice {
   mac: string;
   typeCode: number;
   model: string;
+  billingStartDate?: string;
   key: string;
   /** Readings in arrival order. */
   readings: ReceivedReading[];

@@ -27,7 +27,7 @@ function page(load: () => Promise<Module>, name = 'default'): Pick<RouteObject, 
 // The device page's toolbar offers the export dialog (its button's texts are the analytics area's) and the
 // power-quality link (the quality area's).
 const deviceDetails = withArea(['analytics', 'quality'], () => import('./routes/device-details') as unknown as Promise<Module>);
-const locations = withArea('tariffs', () => import('./routes/locations') as unknown as Promise<Module>);
+const locations = withArea(['tariffs', 'prosumer'], () => import('./routes/locations') as unknown as Promise<Module>);
 
 /**
  * A device page. Its loader starts the page's first requests (the device, the first charts' readings) as
@@ -76,12 +76,18 @@ export const routes: RouteObject[] = [
           {
             path: routePatterns.editDevice,
             // Its push switch is the notifications area's, its location and tariff fields the tariffs area's, its
-            // Home Assistant switch the integrations area's.
+            // Home Assistant switch the integrations area's, its role select the prosumer area's.
             ...page(
-              withArea(['integrations', 'notifications', 'tariffs'], () => import('./routes/edit-device') as unknown as Promise<Module>),
+              withArea(
+                ['integrations', 'notifications', 'prosumer', 'tariffs'],
+                () => import('./routes/edit-device') as unknown as Promise<Module>,
+              ),
             ),
           },
-          { path: routePatterns.deviceOverview, ...page(() => import('./routes/device-overview') as unknown as Promise<Module>) },
+          {
+            path: routePatterns.deviceOverview,
+            ...page(withArea('figures', () => import('./routes/device-overview') as unknown as Promise<Module>)),
+          },
           {
             path: routePatterns.deviceQuality,
             ...page(
@@ -94,7 +100,10 @@ export const routes: RouteObject[] = [
             path: paths.notifications,
             ...page(withArea('notifications', () => import('./routes/notifications') as unknown as Promise<Module>)),
           },
-          { path: paths.analytics, ...page(withArea('analytics', () => import('./routes/analytics') as unknown as Promise<Module>)) },
+          {
+            path: paths.analytics,
+            ...page(withArea(['figures', 'analytics'], () => import('./routes/analytics') as unknown as Promise<Module>)),
+          },
           { path: paths.signOut, ...page(() => import('./routes/sign-out') as unknown as Promise<Module>) },
           { path: paths.import, ...page(withArea('integrations', () => import('./routes/import') as unknown as Promise<Module>)) },
           { path: paths.locations, ...page(locations, 'LocationListPage') },
@@ -104,7 +113,7 @@ export const routes: RouteObject[] = [
           {
             path: routePatterns.tariffStats,
             ...page(
-              withArea('tariffs', () => import('./routes/tariff-stats') as unknown as Promise<Module>),
+              withArea(['figures', 'tariffs'], () => import('./routes/tariff-stats') as unknown as Promise<Module>),
               'TariffStatsPage',
             ),
           },

@@ -1,7 +1,7 @@
 import { ERROR_MESSAGES, VALIDATION_MESSAGES } from '@phasewatch/shared';
 import { describe, expect, it } from 'vitest';
 import { catalogueParts, catalogues } from './catalogues';
-import { AREAS, catalogueFiles, i18n, loadArea, loadCatalogue, setLanguage, storedLanguage, withArea } from './index';
+import { AREAS, browserLanguage, catalogueFiles, i18n, loadArea, loadCatalogue, setLanguage, storedLanguage, withArea } from './index';
 import { mergeCatalogues } from './merge';
 
 type Tree = { [k: string]: string | Tree };
@@ -55,6 +55,24 @@ describe('catalogues', () => {
     for (const key of [...Object.keys(VALIDATION_MESSAGES), ...Object.keys(ERROR_MESSAGES)]) expect(en[key], key).toBeTruthy();
   });
 
+  it('has no placeholder-era texts left: no placeholder.* keys, nothing saying a built feature is not available yet', () => {
+    for (const lng of ['en', 'pl', 'tr'] as const) {
+      const flat = flatten(catalogues[lng]);
+      expect(
+        Object.keys(flat).filter((k) => k.startsWith('placeholder.')),
+        lng,
+      ).toEqual([]);
+      expect(flat['addDevice.noLocations'], lng).toBeUndefined();
+      expect(flat['editDevice.noLocations'], lng).toBeUndefined();
+    }
+    expect(Object.values(en).filter((v) => /not available yet|being built/i.test(v))).toEqual([]);
+  });
+
+  it('glues no suffix to a number: no letters or apostrophe right after a placeholder (Turkish "%26\'i")', () => {
+    for (const lng of ['en', 'pl', 'tr'] as const)
+      for (const [k, v] of Object.entries(flatten(catalogues[lng]))) expect(v, `${lng} ${k}`).not.toMatch(/\}\}['’]?\p{L}/u);
+  });
+
   it('keeps the spec texts exact', () => {
     expect(en['auth.tryAgain']).toBe('Try again!');
     expect(en['auth.loggedIn']).toBe('You have successfully logged in!');
@@ -63,6 +81,16 @@ describe('catalogues', () => {
     expect(en['messages.unableToSave']).toBe('Unable to save data. Check form.');
     expect(en['messages.comparisonsSaveFailed']).toBe('Error saving comparations');
     expect(en['messages.dateRangeTooLong']).toBe('Data range is too long.');
+  });
+});
+
+describe('browser language', () => {
+  it('takes the first of the browser languages the app has, by its primary tag', () => {
+    expect(browserLanguage(['pl-PL', 'en-US'])).toBe('pl');
+    expect(browserLanguage(['de-DE', 'tr-TR', 'pl'])).toBe('tr');
+    expect(browserLanguage(['EN-gb'])).toBe('en');
+    expect(browserLanguage(['de', 'fr'])).toBeNull();
+    expect(browserLanguage([])).toBeNull();
   });
 });
 
@@ -88,7 +116,9 @@ describe('language', () => {
     await loadArea('jobs', 'tr');
     await loadArea('notifications', 'tr');
     await loadArea('tariffs', 'tr');
+    await loadArea('figures', 'tr');
     await loadArea('quality', 'tr');
+    await loadArea('prosumer', 'tr');
     expect(i18n.getResourceBundle('tr', 'translation')).toEqual(catalogues.tr);
   });
 

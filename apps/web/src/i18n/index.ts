@@ -22,17 +22,41 @@ export function catalogueFiles(lng: string, paths: readonly string[] = Object.ke
 }
 
 /** The feature areas: a folder of `locales/` each. */
-export const AREAS = ['analytics', 'collectors', 'integrations', 'jobs', 'notifications', 'quality', 'tariffs'] as const;
+export const AREAS = [
+  'analytics',
+  'collectors',
+  'figures',
+  'integrations',
+  'jobs',
+  'notifications',
+  'prosumer',
+  'quality',
+  'tariffs',
+] as const;
 export type Area = (typeof AREAS)[number];
 
 export function isLanguage(value: string | null | undefined): value is Language {
   return !!value && (LANGUAGES as readonly string[]).includes(value);
 }
 
-/** Language from local storage, default English (spec section 1). */
+/** The first of the browser's languages the app has (`pl-PL` is Polish), or null. */
+export function browserLanguage(
+  languages: readonly string[] = typeof navigator === 'undefined' ? [] : (navigator.languages ?? [navigator.language]),
+): Language | null {
+  for (const tag of languages) {
+    const primary = tag?.split('-')[0]?.toLowerCase();
+    if (isLanguage(primary)) return primary;
+  }
+  return null;
+}
+
+/**
+ * Language from local storage (the user's choice, or their profile's after sign-in); before any choice the
+ * browser's language (sign-in and register follow it), default English (spec section 1).
+ */
 export function storedLanguage(): Language {
   const stored = readStorage(STORAGE_KEYS.language);
-  return isLanguage(stored) ? stored : DEFAULT_LANGUAGE;
+  return isLanguage(stored) ? stored : (browserLanguage() ?? DEFAULT_LANGUAGE);
 }
 
 export const i18n = i18next.createInstance();

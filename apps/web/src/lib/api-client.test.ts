@@ -116,6 +116,15 @@ describe('api client', () => {
     expect(token()).toBe('fresh');
   });
 
+  it("sends the spec's refresh body: the current user's record", async () => {
+    const user = { id: 1, email: 'a@b.cd', fullName: 'Ala', country: 'PL' };
+    const { api } = client('stale', { getUser: () => user });
+    await api.get('me');
+    const refresh = seen.find((s) => s.url === '/api/account/refreshtoken');
+    expect(refresh?.method).toBe('POST');
+    expect(JSON.parse(refresh?.body ?? 'null')).toEqual(user);
+  });
+
   it('shares one refresh between concurrent 401s', async () => {
     const { api } = client('stale');
     await Promise.all([api.get('me'), api.get('me'), api.get('me')]);

@@ -13,6 +13,8 @@ export class ApiError extends Error {
     message: string,
     /** Field errors of a 4xx answer (`errors` of the body). */
     readonly errors: ApiFieldError[] = [],
+    /** Seconds the server asked to wait (`Retry-After` of a 429 or 503), when it said. */
+    readonly retryAfterSeconds: number | null = null,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -24,6 +26,8 @@ export interface ApiClientOptions {
   baseUrl: string;
   fetch?: typeof fetch;
   getToken(): string | null;
+  /** The signed-in user's record: the refresh call's body (spec section 7: "current user"). */
+  getUser?(): object | null;
   /** A refresh worked: store the new auth. */
   onRefreshed(auth: AuthResponse): void;
   /** Refresh failed after a 401: clear the auth. */
@@ -150,7 +154,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   async function refresh(): Promise<string | null> {
     refreshing ??= (async () => {
       try {
-        const res = await send('POST', 'account/refreshtoken', { body: {} }, null);
+        // The spec's body is the current user; the server names the session by its refresh cookie alone.
+        const res = await send('POST', 'account/refreshtoken', { body: options.getUser?.() ?? {} }, null);
         if (!res.ok) return null;
         const auth = (await readBody(res)) as AuthResponse;
         if (!auth || typeof auth.token !== 'string') return null;
@@ -188,13 +193,16 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       return (await readBody(res)) as T;
     }
     const body = await readBody(res);
-    if (res.status >= 500) throw new ApiError('server', res.status, SERVER_ERROR_KEY);
+    const retryAfter = Number(res.headers.get('retry-after') ?? Number.NaN);
+    const wait = Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter : null;
     const { message, errors } = errorsOf(body);
+    // A 503 that says why (a keyed error: the export queue is full) keeps its key for the caller.
+    if (res.status >= 500) throw new ApiError('server', res.status, SERVER_ERROR_KEY, res.status === 503 ? errors : [], wait);
     if (res.status === 404 && opts.notFoundRedirect !== false && !notFoundHandled) {
       notFoundHandled = true;
       options.onNotFound();
     }
-    throw new ApiError('http', res.status, message || `HTTP ${res.status}`, errors);
+    throw new ApiError('http', res.status, message || `HTTP ${res.status}`, errors, wait);
   }
 
   return {

@@ -14,6 +14,7 @@ export function setNotFoundHandler(handler: Handler): void {
 export const apiClient = createApiClient({
   baseUrl: API_BASE_URL,
   getToken: authStore.getToken,
+  getUser: () => authStore.get().user,
   onRefreshed: (auth) => authStore.setAuth(auth.token, auth.user),
   onPurge: () => authStore.purge(),
   onNotFound: () => notFoundHandler(),

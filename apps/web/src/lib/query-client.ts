@@ -4,9 +4,15 @@ import { i18n } from '@/i18n';
 import { ApiError } from './api-client';
 import { type AuthState, authStore } from './auth-store';
 
+/** A mutation's `meta.quietStatuses`: statuses its own screen explains (no generic notice beside that). */
+function quietFor(meta: Record<string, unknown> | undefined, err: ApiError): boolean {
+  const quiet = meta?.quietStatuses;
+  return Array.isArray(quiet) && quiet.includes(err.status);
+}
+
 /** Server failures, lost connections and timeouts are told to the user once, whoever asked. */
-function notifyFailure(err: unknown) {
-  if (!(err instanceof ApiError) || err.kind === 'http') return;
+function notifyFailure(err: unknown, meta?: Record<string, unknown>) {
+  if (!(err instanceof ApiError) || err.kind === 'http' || quietFor(meta, err)) return;
   notifications.show({ id: `api-${err.kind}`, color: 'red', title: i18n.t('errors.generic'), message: i18n.t(err.message) });
 }
 
@@ -20,8 +26,8 @@ export function createQueryClient(): QueryClient {
         refetchOnWindowFocus: false,
       },
     },
-    queryCache: new QueryCache({ onError: notifyFailure }),
-    mutationCache: new MutationCache({ onError: notifyFailure }),
+    queryCache: new QueryCache({ onError: (err) => notifyFailure(err) }),
+    mutationCache: new MutationCache({ onError: (err, _v, _r, mutation) => notifyFailure(err, mutation.meta) }),
   });
 }
 

@@ -153,7 +153,15 @@ export const consumptionResponseSchema = z.object({
   from: z.number(),
   to: z.number(),
   /** The columns: each device with its total over the range. */
-  devices: z.array(z.object({ id: z.number(), name: z.string(), total: z.number().nullable() })),
+  devices: z.array(
+    z.object({
+      id: z.number(),
+      name: z.string(),
+      total: z.number().nullable(),
+      /** Whether `total` adds it (issue 33): production and sub-meters under a listed grid meter are shown, not added. */
+      inTotal: z.boolean().optional(),
+    }),
+  ),
   total: z.number().nullable(),
   /** One page of buckets that hold energy of any of the devices: start, end (epoch ms), per device, total. */
   rows: z.array(z.object({ start: z.number(), end: z.number(), values: z.array(z.number().nullable()), total: z.number().nullable() })),
@@ -187,7 +195,13 @@ export const sumComparisonRequestSchema = z.strictObject({
 });
 export type SumComparisonRequest = z.input<typeof sumComparisonRequestSchema>;
 
-/** Each item's figure, and its difference from the first item (kWh or the unit, and %; null without a base). */
+/** Below this share of a period with data, a comparison gives no percentage (a year-old history against a month). */
+export const SUM_COVERAGE_MIN = 0.5;
+
+/**
+ * Each item's figure, and its difference from the first item (kWh or the unit, and %; null without a base,
+ * and null when the item or the base has data for less than SUM_COVERAGE_MIN of its elapsed time).
+ */
 export const sumComparisonResponseSchema = z.object({
   parameter: z.string(),
   unit: z.string(),
@@ -201,6 +215,8 @@ export const sumComparisonResponseSchema = z.object({
       value: z.number().nullable(),
       difference: z.number().nullable(),
       percent: z.number().nullable(),
+      /** Share (0–1) of the period up to now that has data: hours (days for ranges over 62 days) with a figure. */
+      coverage: z.number(),
     }),
   ),
 });

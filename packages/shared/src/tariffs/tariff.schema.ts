@@ -132,6 +132,13 @@ export const tariffPriceSchema = z.strictObject({
   area2: money(MAX_PRICE_PER_KWH).nullable().default(null),
   area3: money(MAX_PRICE_PER_KWH).nullable().default(null),
   fixedMonthly: money(MAX_FIXED_MONTHLY),
+  /**
+   * The energy part (sale of active energy, PLN/kWh as billed) of each area's price: what a prosumer
+   * deposit pays (issue 33). Absent: the deposit's use is estimated with the whole price.
+   */
+  energyArea1: money(MAX_PRICE_PER_KWH).nullable().optional(),
+  energyArea2: money(MAX_PRICE_PER_KWH).nullable().optional(),
+  energyArea3: money(MAX_PRICE_PER_KWH).nullable().optional(),
 });
 export type TariffPrice = z.output<typeof tariffPriceSchema>;
 
@@ -257,6 +264,10 @@ export const tariffSchema = z.object({
       area2: z.number().nullable(),
       area3: z.number().nullable(),
       fixedMonthly: z.number(),
+      /** The energy part of each area's price (issue 33); null where not entered. */
+      energyArea1: z.number().nullable().optional(),
+      energyArea2: z.number().nullable().optional(),
+      energyArea3: z.number().nullable().optional(),
     }),
   ),
   /** Whether it is its location's energy tariff. */
@@ -332,6 +343,8 @@ export const tariffStatsSchema = z.object({
   totalCost: z.number(),
   /** Energy of days before the first price list (not costed). */
   unpricedKWh: z.number(),
+  /** The first price list's first day: days before it are not costed (here and in the advisor). */
+  costedFrom: z.string().nullable().optional(),
   days: z.array(
     z.object({
       date: z.string(),
@@ -381,6 +394,11 @@ export const advisorSchema = z.object({
   timezone: z.string(),
   country: z.string(),
   /** Days from the first to the last day with readings (what a year is scaled from). */
+  /**
+   * The first price list of the current tariff: days before it are not costed, in the balance and here (the
+   * period starts there); null without a current tariff with prices.
+   */
+  costedFrom: z.string().nullable().optional(),
   daysWithData: z.number().int(),
   kWh: z.number(),
   current: z

@@ -152,6 +152,11 @@ export const updateDeviceRequestSchema = z.strictObject({
   ...placementFields,
   /** Published to Home Assistant through MQTT discovery (issue 31; off by default). */
   shareWithHomeAssistant: z.boolean().optional(),
+  /** What the device measures at its location (issue 33); null returns to the default. */
+  role: z
+    .enum(['grid', 'production', 'submeter', 'other'], { error: 'must be one of grid, production, submeter, other' })
+    .nullable()
+    .optional(),
 });
 export type UpdateDeviceRequest = z.input<typeof updateDeviceRequestSchema>;
 
@@ -173,6 +178,10 @@ export const deviceListItemSchema = z.object({
   /** The device's location and default tariff (null: none). */
   location: z.object({ id: z.number().int(), name: z.string() }).nullable(),
   tariff: z.object({ id: z.number().int(), name: z.string() }).nullable(),
+  /** What the device measures at its location (the user's choice, else the default; issue 33). */
+  role: z.enum(['grid', 'production', 'submeter', 'other']),
+  /** Whether `role` was set by the user (false: the default). */
+  roleSet: z.boolean(),
   /** Measured active-energy import plus the meter value (kWh). */
   totalEnergyKwh: z.number(),
   /**

@@ -1,5 +1,6 @@
 import { IMPORT_ERROR_MESSAGES } from '../integrations/import.schema.js';
 import { POWER_QUALITY_ERROR_MESSAGES, POWER_QUALITY_VALIDATION_MESSAGES } from '../power-quality/messages.js';
+import { PROSUMER_VALIDATION_MESSAGES } from '../prosumer/prosumer-messages.js';
 import { TARIFF_ERROR_MESSAGES, TARIFF_VALIDATION_MESSAGES } from '../tariffs/tariff-messages.js';
 
 /**
@@ -9,6 +10,7 @@ import { TARIFF_ERROR_MESSAGES, TARIFF_VALIDATION_MESSAGES } from '../tariffs/ta
 export const VALIDATION_MESSAGES = {
   ...TARIFF_VALIDATION_MESSAGES,
   ...POWER_QUALITY_VALIDATION_MESSAGES,
+  ...PROSUMER_VALIDATION_MESSAGES,
   'validation.required': 'is required',
   'validation.tooLong': 'is too long',
   'validation.email': 'must be a valid email address',
@@ -64,6 +66,10 @@ export const ERROR_MESSAGES = {
   'messages.exportBusy': 'Export is unavailable because the server is busy. Try again later.',
   'errors.collectorTestFailed': 'the device could not be read',
   'errors.collectorNotFound': 'This device is not read by a collector',
+  /** 409 of a push subscription past PUSH_SUBSCRIPTIONS_PER_USER. */
+  'errors.pushSubscriptionLimit': 'This account already has the most push subscriptions allowed (20); remove one first',
+  /** 403 of Fox discovery on a server that is not on loopback and has no COLLECTOR_DISCOVERY_ADDRESS. */
+  'errors.discoveryOff': 'Discovery is off on this server (set COLLECTOR_DISCOVERY_ADDRESS to turn it on)',
 } as const;
 export type ErrorMessageKey = keyof typeof ERROR_MESSAGES;
 

@@ -289,7 +289,7 @@ describe.each(DIALECTS)('accounts on %s', (dialect) => {
       expect(res.json().user.id).toBe(me.userId);
       // The same body without a cookie refreshes nothing.
       expect((await post('/api/account/refreshtoken', { ...otherUser, token: other.token })).statusCode).toBe(401);
-      // No body at all works too (the web app sends none).
+      // No body at all works too (the web app sends the current user's record).
       const next = res.cookies.find((c) => c.name === REFRESH_COOKIE)?.value ?? '';
       const bare = await t.app.inject({ method: 'POST', url: '/api/account/refreshtoken', headers: cookieHeader(next) });
       expect(bare.statusCode).toBe(200);

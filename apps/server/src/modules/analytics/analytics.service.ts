@@ -2,7 +2,9 @@ import {
   addLocalDays,
   type ConsumptionInterval,
   type ConsumptionResponse,
+  type DeviceRole,
   ENERGY_PARAMETER,
+  effectiveRoles,
   energyDirection,
   FALLBACK_TIMEZONE,
   type HeatmapKind,
@@ -10,6 +12,7 @@ import {
   isStorableId,
   localParts,
   parameterInfo,
+  SUM_COVERAGE_MIN,
   startOfLocalDay,
   startOfLocalMonth,
   zonedTimeToUtc,
@@ -70,6 +73,35 @@ export class AnalyticsService {
     return row;
   }
 
+  /**
+   * Which devices the consumption Total adds (issue 33): not a production device (its figure is what the
+   * PV produced, not what was consumed), and not a sub-meter whose location's grid meter is in the table
+   * too (the grid meter measures it already). Roles are the devices' effective ones at their locations.
+   */
+  private async countedInTotal(userId: number, devices: readonly DeviceRow[]): Promise<boolean[]> {
+    const all = await this.devices.listForUser(userId);
+    const roles = new Map<number, DeviceRole>();
+    const byLocation = new Map<number | string, DeviceRow[]>();
+    for (const d of all) {
+      const key = d.location_id ?? `device-${d.id}`;
+      byLocation.set(key, [...(byLocation.get(key) ?? []), d]);
+    }
+    for (const list of byLocation.values())
+      for (const [id, role] of effectiveRoles(list.map((d) => ({ id: d.id, typeCode: d.type_code, role: d.role })))) roles.set(id, role);
+    const selected = new Set(devices.map((d) => d.id));
+    const gridOf = new Map<number, number>();
+    for (const d of all) if (d.location_id !== null && roles.get(d.id) === 'grid') gridOf.set(d.location_id, d.id);
+    return devices.map((d) => {
+      const role = roles.get(d.id);
+      if (role === 'production') return false;
+      if (role === 'submeter' && d.location_id !== null) {
+        const grid = gridOf.get(d.location_id);
+        if (grid !== undefined && selected.has(grid)) return false;
+      }
+      return true;
+    });
+  }
+
   private async timezone(userId: number): Promise<string> {
     return (await this.devices.userTimezone(userId))?.timezone ?? FALLBACK_TIMEZONE;
   }
@@ -84,6 +116,27 @@ export class AnalyticsService {
   }
 
   /** Figures per span of `edges` on the cheapest stored level whose buckets hold every edge. */
+  /**
+   * The share of `[from, min(to, now))` with data: local hours with a figure (local days past 62 days), so a
+   * comparison can say a period is mostly empty (history that began yesterday). 1 for a period not begun.
+   */
+  private async coverage(deviceId: number, tz: string, fig: Figure, from: number, to: number): Promise<number> {
+    const end = Math.min(to, Date.now());
+    if (end <= from) return 1;
+    const long = end - from > 62 * 86_400_000;
+    const lastDay = startOfLocalDay(end, tz);
+    const edges = long ? dayEdges(startOfLocalDay(from, tz), lastDay === end ? end : addLocalDays(lastDay, 1, tz), tz) : ([] as number[]);
+    if (!long) {
+      for (let t = Math.floor(from / H1) * H1; t < end; t += H1) edges.push(t);
+      edges.push(Math.ceil(end / H1) * H1);
+    }
+    if (edges.length < 2) return 1;
+    const figures = await this.spans(deviceId, tz, edges, fig, long ? 'day' : 'hours');
+    let covered = 0;
+    for (const e of edges.slice(0, -1)) if (figures.get(e) !== undefined) covered++;
+    return Math.round((covered / (edges.length - 1)) * 1000) / 1000;
+  }
+
   private async spans(deviceId: number, tz: string, edges: number[], fig: Figure, level: 'day' | 'hours'): Promise<Map<number, number>> {
     if (fig.params.length === 0 || edges.length < 2) return new Map();
     const source = level === 'day' ? 'day' : edges.every((e) => e % H1 === 0) ? '1h' : '15m';
@@ -214,6 +267,7 @@ export class AnalyticsService {
     const devices: DeviceRow[] = [];
     for (const id of q.deviceIds) devices.push(await this.own(userId, id, 'deviceIds'));
     const tz = await this.timezone(userId);
+    const counted = await this.countedInTotal(userId, devices);
     const columns: Map<number, number>[] = [];
     let from = q.from;
     for (const d of devices) {
@@ -249,7 +303,7 @@ export class AnalyticsService {
     const sumOf = (vs: (number | null)[]) => (vs.some((v) => v !== null) ? round6(vs.reduce<number>((a, v) => a + (v ?? 0), 0)) : null);
     const rows = starts.map((start) => {
       const values = columns.map((c) => c.get(start) ?? null);
-      return { start, end: endOf(start), values, total: sumOf(values) };
+      return { start, end: endOf(start), values, total: sumOf(values.filter((_, i) => counted[i])) };
     });
     const deviceTotals = columns.map((c) => (c.size ? round6([...c.values()].reduce((a, v) => a + v, 0)) : null));
     const key =
@@ -278,8 +332,8 @@ export class AnalyticsService {
       unit: 'kWh',
       from,
       to: q.to,
-      devices: devices.map((d, i) => ({ id: d.id, name: d.name, total: deviceTotals[i] ?? null })),
-      total: sumOf(deviceTotals),
+      devices: devices.map((d, i) => ({ id: d.id, name: d.name, total: deviceTotals[i] ?? null, inTotal: counted[i] ?? true })),
+      total: sumOf(deviceTotals.filter((_, i) => counted[i])),
       rows: rows.slice((page - 1) * q.pageSize, page * q.pageSize),
       page,
       pageSize: q.pageSize,
@@ -311,16 +365,20 @@ export class AnalyticsService {
         from: item.from,
         to: item.to,
         value: figures.get(edges[0] as number) ?? null,
+        coverage: await this.coverage(device.id, tz, fig, item.from, item.to),
       });
     }
     const base = out[0]?.value ?? null;
+    const baseCovered = (out[0]?.coverage ?? 0) >= SUM_COVERAGE_MIN;
     return {
       parameter: req.parameter,
       unit,
       aggregate,
       items: out.map((o, i) => {
         const difference = i === 0 || o.value === null || base === null ? null : round6(o.value - base);
-        const percent = difference === null || base === 0 || base === null ? null : Math.round((difference / Math.abs(base)) * 1e4) / 100;
+        const covered = baseCovered && o.coverage >= SUM_COVERAGE_MIN;
+        const percent =
+          difference === null || base === 0 || base === null || !covered ? null : Math.round((difference / Math.abs(base)) * 1e4) / 100;
         return { ...o, difference: i === 0 ? null : difference, percent };
       }),
     };

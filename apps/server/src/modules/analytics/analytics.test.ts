@@ -161,13 +161,34 @@ describe.each(DIALECTS)('analytics (%s)', (dialect) => {
     expect(res.statusCode).toBe(404);
   });
 
+  it('consumption table: the Total does not add a production device (issue 33), which is still shown', async () => {
+    const from = zonedTimeToUtc(TZ, 2026, 3, 28);
+    const to = addLocalDays(from, 3, TZ);
+    const put = (role: string | null) =>
+      t.app.inject({ method: 'PUT', url: `/api/devices/${second}`, headers: user.auth, payload: { role } });
+    expect((await put('production')).statusCode).toBe(200);
+    try {
+      const c = await get<ConsumptionResponse>(
+        `/api/analytics/consumption?deviceIds=${meter},${second}&from=${from}&to=${to}&interval=24h`,
+      );
+      expect(c.devices.map((d) => [d.total, d.inTotal])).toEqual([
+        [3 * DAY - 3, true],
+        [3 * DAY - 3, false],
+      ]);
+      expect(c.total).toBe(3 * DAY - 3);
+      expect(c.rows[0]).toMatchObject({ values: [DAY, DAY], total: DAY });
+    } finally {
+      expect((await put(null)).statusCode).toBe(200);
+    }
+  });
+
   it('consumption table: energy per device and bucket with totals, sorted and paged', async () => {
     const from = zonedTimeToUtc(TZ, 2026, 3, 28);
     const to = addLocalDays(from, 3, TZ);
     const c = await get<ConsumptionResponse>(`/api/analytics/consumption?deviceIds=${meter},${second}&from=${from}&to=${to}&interval=24h`);
     expect(c.devices).toEqual([
-      { id: meter, name: 'Meter 0', total: 3 * DAY - 3 },
-      { id: second, name: 'Meter 1', total: 3 * DAY - 3 },
+      { id: meter, name: 'Meter 0', total: 3 * DAY - 3, inTotal: true },
+      { id: second, name: 'Meter 1', total: 3 * DAY - 3, inTotal: true },
     ]);
     expect(c.total).toBe(2 * (3 * DAY - 3));
     expect(c.rows).toEqual([
@@ -214,6 +235,24 @@ describe.each(DIALECTS)('analytics (%s)', (dialect) => {
       [30 * DAY, -DAY + 3, -3.19],
       [31 * DAY - 3, 0, 0],
     ]);
+    expect(s.items.map((i) => i.coverage)).toEqual([1, 1, 1]);
+    // A period whose history began on its last day: how much of it has data, and no percentage against it
+    // (a month with data against 1 day of 28 said −96 %), either way round.
+    const feb = { deviceId: meter, from: String(zonedTimeToUtc(TZ, 2026, 2, 2)), to: String(zonedTimeToUtc(TZ, 2026, 3, 2)) };
+    const thin = await post({ items: [march, feb] });
+    expect(thin.items[1]?.value).toBe(DAY);
+    expect(thin.items[1]?.coverage).toBeCloseTo(1 / 28, 2);
+    expect(thin.items[1]?.difference).toBe(DAY - (31 * DAY - 3));
+    expect(thin.items[1]?.percent).toBeNull();
+    const reversed = await post({ items: [feb, march] });
+    expect(reversed.items[0]?.coverage).toBeCloseTo(1 / 28, 2);
+    expect(reversed.items[1]?.percent).toBeNull();
+    // A long period (days counted): March–April fully covered, January–February not at all.
+    const spring = { deviceId: meter, from: march.from, to: april.to };
+    const winter = { deviceId: meter, from: String(zonedTimeToUtc(TZ, 2026, 1, 1)), to: String(zonedTimeToUtc(TZ, 2026, 3, 1)) };
+    const long = await post({ items: [spring, winter] });
+    expect(long.items.map((i) => i.coverage)).toEqual([1, 0]);
+    expect(long.items[1]?.percent).toBeNull();
     // Not whole days: hours (10:00–14:00 local on 10 March, hours 10…13 use 11 + 12 + 13 + 14).
     const day = zonedTimeToUtc(TZ, 2026, 3, 10);
     const part = await post({ items: [{ deviceId: meter, from: String(day + 10 * H), to: String(day + 14 * H) }, march] });

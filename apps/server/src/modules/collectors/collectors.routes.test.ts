@@ -65,6 +65,28 @@ describe.each(DIALECTS)('collected devices on %s', (dialect) => {
     expect((await post(a, '/api/collectors/test', { kind: 'fox-energy', address: 'ftp://x' })).statusCode).toBe(400);
   });
 
+  it('a connection test never fails on what a device says: values no device can measure are left out, as polling does', async () => {
+    const pro = await fakeShellyPro3em().start();
+    stops.push(() => pro.stop());
+    pro.state.em.a_voltage = 'n/a';
+    const text = await post(a, '/api/collectors/test', { kind: 'shelly-gen2', address: pro.url });
+    expect(text.statusCode).toBe(200);
+    expect(text.json().ok).toBe(true);
+    expect(text.json().values).not.toHaveProperty('vave1');
+    expect(text.json().values).toHaveProperty('vave2');
+    pro.state.em.a_voltage = 236.1;
+    pro.rewrite = (body) => body.replace('"a_voltage":236.1', '"a_voltage":1e309');
+    const infinite = await post(a, '/api/collectors/test', { kind: 'shelly-gen2', address: pro.url });
+    expect(infinite.statusCode).toBe(200);
+    expect(infinite.json().ok).toBe(true);
+    expect(infinite.json().values).not.toHaveProperty('vave1');
+    // Nothing usable at all: a failed test naming why, still not a 5xx.
+    pro.rewrite = (body) => body.replace(/:(-?\d+(\.\d+)?)([,}])/g, ':1e309$3');
+    const none = await post(a, '/api/collectors/test', { kind: 'shelly-gen2', address: pro.url });
+    expect(none.statusCode).toBe(200);
+    expect(none.json()).toMatchObject({ ok: false });
+  });
+
   it('adds a Fox ENERGY-3 by address: its values arrive in our names and units, the key is never answered', async () => {
     const fox = await fakeFox('s3cr3t-key').start();
     stops.push(() => fox.stop());
@@ -176,6 +198,18 @@ describe.each(DIALECTS)('collected devices on %s', (dialect) => {
     expect((await t.app.inject({ method: 'GET', url: '/api/collectors/discover' })).statusCode).toBe(401);
   });
 
+  it('discovery is off where it was not turned on: 403 naming why, no packet sent', async () => {
+    const saved = t.config.collectorDiscovery;
+    t.config.collectorDiscovery = null;
+    try {
+      const res = await t.app.inject({ method: 'GET', url: '/api/collectors/discover', headers: a.auth });
+      expect(res.statusCode).toBe(403);
+      expect(res.json().errors[0]).toMatchObject({ key: 'errors.discoveryOff' });
+    } finally {
+      t.config.collectorDiscovery = saved;
+    }
+  });
+
   it('refuses to save a source that cannot be read, naming why, and saves nothing', async () => {
     const before = (await list(a)).length;
     const res = await post(a, '/api/devices', {
@@ -205,6 +239,13 @@ describe.each(DIALECTS)('collected devices on %s', (dialect) => {
       source: { kind: 'shelly-gen2', address: pro.url, pollSeconds: 1 },
     });
     expect(res.json().device.mac).toBe('0C:B8:15:FC:AF:F4');
+    // The meter's own import counters are its meter value: "Meter total" reads what the meter shows.
+    const probed = (await post(a, '/api/collectors/test', { kind: 'shelly-gen2', address: pro.url })).json() as {
+      values: Record<string, number>;
+    };
+    const counter = (probed.values.eai1 ?? 0) + (probed.values.eai2 ?? 0) + (probed.values.eai3 ?? 0);
+    expect(counter).toBeGreaterThan(0);
+    expect(res.json().device.meterValueKwh).toBeCloseTo(counter, 3);
 
     const gen1 = await fakeShelly3em().start();
     stops.push(() => gen1.stop());
@@ -223,8 +264,11 @@ describe.each(DIALECTS)('collected devices on %s', (dialect) => {
     await expect.poll(async () => (await latest())?.latestReading?.values.eai1, { timeout: 15_000 }).toBe(0);
     gen1.state.emeters = gen1.state.emeters.map((m, i) => (i === 0 ? { ...m, total: 30 } : m));
     await expect.poll(async () => (await latest())?.latestReading?.values.eai1, { timeout: 15_000 }).toBe(0.03);
-    // Measured: 0.2 kWh before the restart and 0.03 after, nothing for the drop to zero or the climb back.
-    expect((await latest())?.totalEnergyKwh).toBeCloseTo(0.23, 6);
+    // Measured: 0.2 kWh before the restart and 0.03 after, nothing for the drop to zero or the climb back; on
+    // top of the meter value, the counters the meter showed when it was added (5 + 2 + 2 kWh).
+    const meterValue = (created.json() as { device: { meterValueKwh: number } }).device.meterValueKwh;
+    expect(meterValue).toBeGreaterThan(0);
+    expect(((await latest())?.totalEnergyKwh ?? 0) - meterValue).toBeCloseTo(0.23, 6);
   });
 
   it('hears a Tasmota device on the broker: connection test by its status answers, readings in its local time', async () => {

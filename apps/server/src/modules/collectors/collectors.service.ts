@@ -20,7 +20,14 @@ import { asCollectorError, CollectorError } from '../../collectors/collector-err
 import type { CollectedReading, DeviceInfo } from '../../collectors/family.js';
 import { discoverFox } from '../../collectors/fox-energy.js';
 import { NetworkGuard } from '../../collectors/network-guard.js';
-import { CollectorRunner, POLLED_FAMILIES, pollContext, type RunnerDevice, type RunnerStatus } from '../../collectors/runner.js';
+import {
+  CollectorRunner,
+  checkedValues,
+  POLLED_FAMILIES,
+  pollContext,
+  type RunnerDevice,
+  type RunnerStatus,
+} from '../../collectors/runner.js';
 import { probeTasmota } from '../../collectors/tasmota.js';
 import type { AppConfig } from '../../config.js';
 import type { EventBus } from '../../events/bus.js';
@@ -51,6 +58,14 @@ export function addressMac(kind: CollectorKind, address: string): string {
   g = Math.imul(g ^ (g >>> 15), 2246822519) >>> 0;
   const bytes = [0x02, (h >>> 24) & 255, (h >>> 16) & 255, (h >>> 8) & 255, h & 255, g & 255];
   return bytes.map((b) => b.toString(16).padStart(2, '0').toUpperCase()).join(':');
+}
+
+/** The import counter a device reported (kWh): `eai` or the sum of `eai1`…`eai3`, or null without one. */
+export function meterCounterOf(values: Record<string, number> | undefined): number | null {
+  if (!values) return null;
+  if (typeof values.eai === 'number') return Math.round(values.eai * 1e6) / 1e6;
+  const phases = ['eai1', 'eai2', 'eai3'].map((k) => values[k]).filter((v): v is number => typeof v === 'number');
+  return phases.length === 0 ? null : Math.round(phases.reduce((a, b) => a + b, 0) * 1e6) / 1e6;
 }
 
 /** Devices Phasewatch reads itself: the connection test, registration with a source, status, discovery. */
@@ -251,7 +266,7 @@ export class CollectorsService {
   /** What the device at `address` is, or why it cannot be read (never throws for a device's failure). */
   async test(req: CollectorTestRequest, timezone = FALLBACK_TIMEZONE): Promise<CollectorTestResponse> {
     try {
-      const info = await this.probe(req.kind, req.address, req.key, timezone);
+      const info = await this.checkedProbe(req.kind, req.address, req.key, timezone);
       const mac = info.mac ? macSchema.safeParse(info.mac) : null;
       return {
         ok: true,
@@ -267,6 +282,22 @@ export class CollectorsService {
       const e = asCollectorError(err);
       return { ok: false, error: e.message, errorKey: e.key };
     }
+  }
+
+  /** What the device is, with its first reading's values checked as polling checks them (never a value the answer cannot carry). */
+  private async checkedProbe(
+    kind: CollectorKind,
+    address: string,
+    key: string | undefined,
+    timezone: string,
+  ): Promise<DeviceInfo & { values?: Record<string, number> }> {
+    const info = await this.probe(kind, address, key, timezone);
+    if (!info.values) return info;
+    const refused: string[] = [];
+    const values = checkedValues(info.values, refused);
+    if (Object.keys(values).length === 0 && refused.length > 0)
+      throw new CollectorError('badValues', `values refused: ${refused.slice(0, 5).join('; ')}`);
+    return { ...info, values };
   }
 
   private async probe(
@@ -319,6 +350,10 @@ export class CollectorsService {
       reportingIntervalSeconds: rest.reportingIntervalSeconds ?? pollSeconds,
     });
     const id = created.device.id;
+    // The device's own import counter (read by the connection test) is its meter value: "Meter total" then
+    // reads what the meter shows, not only the energy since it was added.
+    const counter = meterCounterOf(tested.values);
+    if (counter !== null) created.device = await this.devices.setMeterValue(userId, id, counter);
     await this.repo.insert({
       device_id: id,
       user_id: userId,
@@ -421,8 +456,10 @@ export class CollectorsService {
     };
   }
 
-  /** Fox devices answering the UDP discovery within a few seconds. */
-  discover(): Promise<DiscoveredDevice[]> {
-    return discoverFox({ target: this.config.collectorDiscovery, waitMs: DISCOVERY_MS, allowed: (ip) => this.guard.allows(ip) });
+  /** Fox devices answering the UDP discovery within a few seconds; 403 where discovery is off (config.collectorDiscovery). */
+  async discover(): Promise<DiscoveredDevice[]> {
+    const target = this.config.collectorDiscovery;
+    if (!target) throw keyedError(403, 'errors.discoveryOff');
+    return discoverFox({ target, waitMs: DISCOVERY_MS, allowed: (ip) => this.guard.allows(ip) });
   }
 }

@@ -3,7 +3,10 @@ import type { Kysely, Updateable } from 'kysely';
 import type { Database, DeviceRow, DevicesTable } from '../../storage/schema.js';
 import { type LatestRawReading, latestRawReadings } from '../readings/readings.latest.js';
 
-export type NewDevice = Omit<DeviceRow, 'id' | 'last_seen' | 'last_rssi' | 'last_status' | 'last_weak' | 'rollup_through' | 'share_ha'>;
+export type NewDevice = Omit<
+  DeviceRow,
+  'id' | 'last_seen' | 'last_rssi' | 'last_status' | 'last_weak' | 'rollup_through' | 'share_ha' | 'role'
+>;
 
 /** The device and what ingest needs to know about its owner. */
 export interface IngestIdentity {

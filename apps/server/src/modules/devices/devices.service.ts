@@ -5,10 +5,12 @@ import {
   DEFAULT_NOTIFICATION_SETTINGS,
   type Device,
   type DeviceListItem,
+  type DeviceRole,
   type DeviceStatus,
   deviceStatus,
   deviceTypeName,
   type EnergyResponse,
+  effectiveRoles,
   energyDirection,
   FALLBACK_TIMEZONE,
   isWeakSignal,
@@ -17,11 +19,12 @@ import {
   type NotificationSettings,
   notificationSettingsSchema,
   type UpdateDeviceRequest,
+  validationMessage,
 } from '@phasewatch/shared';
 import type { Updateable } from 'kysely';
 import { randomToken, sha256 } from '../../auth/tokens.js';
 import type { EventBus } from '../../events/bus.js';
-import { keyedError } from '../../http/errors.js';
+import { ApiError, keyedError } from '../../http/errors.js';
 import type { DeviceRow, DevicesTable } from '../../storage/schema.js';
 import { serverDate } from '../accounts/accounts.service.js';
 import type { DevicePlacement } from '../locations/locations.service.js';
@@ -70,11 +73,26 @@ export class DevicesService {
     return this.placement.resolve(userId, current, { locationId: req.locationId, tariffId: req.tariffId });
   }
 
+  /** Effective roles of the user's devices (issue 33), per location: the user's choice, else the default. */
+  private static roles(rows: readonly DeviceRow[]): Map<number, DeviceRole> {
+    const byLocation = new Map<number | string, { id: number; typeCode: number; role: string | null }[]>();
+    for (const r of rows) {
+      const key = r.location_id ?? `device-${r.id}`;
+      const list = byLocation.get(key) ?? [];
+      list.push({ id: r.id, typeCode: r.type_code, role: r.role });
+      byLocation.set(key, list);
+    }
+    const out = new Map<number, DeviceRole>();
+    for (const list of byLocation.values()) for (const [id, role] of effectiveRoles(list)) out.set(id, role);
+    return out;
+  }
+
   private listItem(
     row: DeviceRow,
     totalEnergyKwh: number,
     latestReading: LatestRawReading | null,
     names: { locations: Map<number, string>; tariffs: Map<number, string> },
+    roles: Map<number, DeviceRole> = DevicesService.roles([row]),
   ): DeviceListItem {
     const ref = (id: number | null, m: Map<number, string>) => (id === null || !m.has(id) ? null : { id, name: m.get(id) as string });
     return {
@@ -90,6 +108,8 @@ export class DevicesService {
       lastSeen: row.last_seen === null ? null : serverDate(row.last_seen),
       location: ref(row.location_id, names.locations),
       tariff: ref(row.default_tariff_id, names.tariffs),
+      role: roles.get(row.id) ?? 'submeter',
+      roleSet: row.role !== null,
       totalEnergyKwh,
       latestReading,
     };
@@ -99,7 +119,13 @@ export class DevicesService {
     const measured = await this.readings.totalEnergy(row.id, energyDirection(row.type_code));
     const latest = (await this.repo.latestReadings(row.user_id, row.id)).get(row.id) ?? null;
     return {
-      ...this.listItem(row, Math.round((measured + row.meter_value_kwh) * 1e6) / 1e6, latest, await this.names(row.user_id)),
+      ...this.listItem(
+        row,
+        Math.round((measured + row.meter_value_kwh) * 1e6) / 1e6,
+        latest,
+        await this.names(row.user_id),
+        DevicesService.roles(await this.repo.listForUser(row.user_id)),
+      ),
       registeredAt: serverDate(row.registered_at),
       modifiedAt: serverDate(row.modified_at),
       billingStartDate: row.billing_start_date,
@@ -158,10 +184,11 @@ export class DevicesService {
     const rows = await this.repo.listForUser(userId);
     const latest = await this.repo.latestReadings(userId);
     const names = await this.names(userId);
+    const roles = DevicesService.roles(rows);
     const out: DeviceListItem[] = [];
     for (const row of rows) {
       const measured = await this.readings.totalEnergy(row.id, energyDirection(row.type_code));
-      out.push(this.listItem(row, Math.round((measured + row.meter_value_kwh) * 1e6) / 1e6, latest.get(row.id) ?? null, names));
+      out.push(this.listItem(row, Math.round((measured + row.meter_value_kwh) * 1e6) / 1e6, latest.get(row.id) ?? null, names, roles));
     }
     return out;
   }
@@ -201,7 +228,23 @@ export class DevicesService {
     if (req.billingPeriodMonths !== undefined) patch.billing_period_months = req.billingPeriodMonths;
     if (req.reportingIntervalSeconds !== undefined) patch.reporting_interval_s = req.reportingIntervalSeconds;
     if (req.shareWithHomeAssistant !== undefined) patch.share_ha = req.shareWithHomeAssistant ? 1 : 0;
+    if (req.role !== undefined) patch.role = req.role;
+    if (req.role === 'grid' || (patch.location_id !== undefined && req.role === undefined)) await this.checkOneGrid(userId, id, patch);
     return this.patch(userId, id, patch);
+  }
+
+  /** At most one grid meter per location (issue 33): a second one set by the user is a 400 on `role`. */
+  private async checkOneGrid(userId: number, id: number, patch: Updateable<DevicesTable>): Promise<void> {
+    const rows = await this.repo.listForUser(userId);
+    const self = rows.find((r) => r.id === id);
+    if (!self) throw deviceNotFound();
+    const role = patch.role !== undefined ? patch.role : self.role;
+    const locationId = patch.location_id !== undefined ? patch.location_id : self.location_id;
+    if (role !== 'grid' || locationId === null) return;
+    if (rows.some((r) => r.id !== id && r.location_id === locationId && r.role === 'grid'))
+      throw new ApiError(400, `role: ${validationMessage('prosumer.errors.secondGrid')}`, [
+        { field: 'role', message: validationMessage('prosumer.errors.secondGrid'), key: 'prosumer.errors.secondGrid' },
+      ]);
   }
 
   setLimits(userId: number, id: number, limits: Limits): Promise<Device> {

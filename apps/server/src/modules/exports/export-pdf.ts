@@ -110,6 +110,9 @@ export function renderPdf(r: PdfReport): PDFKit.PDFDocument {
     }
     return f.format(v);
   };
+  /** A table column's figure: always `digits` places ("3.403" beside "3.580", not "3.58"). */
+  const fixed = (v: number, digits: number) =>
+    new Intl.NumberFormat(locale, { minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: true }).format(v);
   const left = PAGE.margin;
   const width = PAGE.width - 2 * PAGE.margin;
 
@@ -152,8 +155,10 @@ export function renderPdf(r: PdfReport): PDFKit.PDFDocument {
     doc.font('bold').fontSize(13).text(t.costTitle, left);
     doc.moveDown(0.2);
     const cols = [t.zone, 'kWh', `${t.cost} [${r.costs.currency}]`];
-    const rows = r.costs.zones.map((z) => [z.name, num(z.energyKwh), num(z.cost, 2)]);
-    rows.push([t.total, num(r.costs.totalKwh), num(r.costs.totalCost, 2)]);
+    // One decimal rule per column (kWh 3 places, money 2); a preset's zone name in the report's language.
+    const zone = (name: string) => name.replace(/^(\d+) · (.+)$/, (_, a: string, w: string) => `${a} · ${t.zoneNames[w] ?? w}`);
+    const rows = r.costs.zones.map((z) => [zone(z.name), fixed(z.energyKwh, 3), fixed(z.cost, 2)]);
+    rows.push([t.total, fixed(r.costs.totalKwh, 3), fixed(r.costs.totalCost, 2)]);
     simpleTable(doc, cols, rows, [width * 0.5, width * 0.25, width * 0.25]);
     doc.font('body').fontSize(8).fillColor(GREY).text(t.costNote, left).fillColor(INK);
   }

@@ -253,6 +253,59 @@ describe.each(DIALECTS)('exports (%s)', (dialect) => {
     expect(plText).toMatch(/Moc L1 średnia \(pave1\)\s+W\s+400\s+470\s+435/);
   });
 
+  it('English PDF: a preset’s zone names in English, one decimal rule per column of the cost table', async () => {
+    const call = async (method: 'POST' | 'PUT', url: string, payload: object) => {
+      const res = await t.app.inject({ method, url, headers: user.auth, payload });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json() as { id: number };
+    };
+    const loc = await call('POST', '/api/locations', { name: 'Home G12', timezone: 'Europe/Warsaw' });
+    const tariff = await call('POST', `/api/locations/${loc.id}/tariffs`, {
+      name: 'G12 at home',
+      group: 'G12',
+      presetId: 'tauron-g12',
+      prices: [{ validFrom: '2026-01-01', area1: 1.1, area2: 0.55, area3: null, fixedMonthly: 30 }],
+    });
+    await call('PUT', `/api/locations/${loc.id}`, { name: 'Home G12', timezone: 'Europe/Warsaw', tariffId: tariff.id });
+    const d = await device(t.app, user, 'G12 meter');
+    await call('PUT', `/api/devices/${d.device.id}`, { locationId: loc.id });
+    const s = Date.parse('2026-11-02T00:00:00Z');
+    await post(
+      t.app,
+      d.ingestKey,
+      Array.from({ length: 97 }, (_, i) => ({ ts: s + i * 15 * MIN, values: { eai1: 5 + i * 0.0351, vave1: 231 } })),
+    );
+    const job = await startExport(t.app, user, {
+      deviceId: d.device.id,
+      parameters: ['eai1'],
+      from: new Date(s).toISOString(),
+      to: new Date(s + 24 * H).toISOString(),
+      interval: '1h',
+      format: 'pdf',
+      fileName: 'report-en',
+      language: 'en',
+    });
+    expect((await waitDone(t.app, user, job.id)).status).toBe('done');
+    const res = await download(t.app, user, job.id);
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'pw-pdf-'));
+    const file = path.join(dir, 'r.pdf');
+    writeFileSync(file, res.rawPayload);
+    const text = execFileSync('pdftotext', ['-layout', file, '-']).toString();
+    expect(text).toContain('Cost per tariff zone');
+    expect(text).not.toMatch(/Dzienna|Nocna/);
+    const rows = text.split('\n').filter((l) => /^\s*(1 · day|2 · night|Total)\s/.test(l));
+    expect(rows.map((l) => l.trim().split(/\s{2,}/)[0])).toEqual(['1 · day', '2 · night', 'Total']);
+    // kWh always with 3 places, money with 2: "1.404" beside "2.000", never "2" or "3.58".
+    for (const l of rows)
+      expect(
+        l
+          .trim()
+          .split(/\s{2,}/)
+          .slice(1),
+        l,
+      ).toEqual([expect.stringMatching(/^\d[\d,]*\.\d{3}$/), expect.stringMatching(/^\d[\d,]*\.\d{2}$/)]);
+  });
+
   it('refuses what it cannot export with the field and the spec text', async () => {
     const d = await device(t.app, user);
     const base = {

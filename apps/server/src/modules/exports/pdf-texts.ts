@@ -38,6 +38,8 @@ export interface PdfTexts {
   groups: Record<ParameterInfo['group'], string>;
   phase: string;
   stats: { ave: string; max: string; min: string };
+  /** The operators' zone names of the tariff presets (Polish or Turkish words) in this language. */
+  zoneNames: Record<string, string>;
 }
 
 const en: PdfTexts = {
@@ -88,6 +90,20 @@ const en: PdfTexts = {
   },
   phase: 'L{n}',
   stats: { ave: 'average', max: 'maximum', min: 'minimum' },
+  zoneNames: {
+    Dzienna: 'day',
+    Nocna: 'night',
+    Szczytowa: 'peak',
+    Pozaszczytowa: 'off-peak',
+    Całodobowa: 'all day',
+    'Szczyt przedpołudniowy': 'morning peak',
+    'Pozostałe godziny doby': 'rest of the day',
+    'Szczyt popołudniowy': 'afternoon peak',
+    'Tek zamanlı': 'single-time',
+    'Gündüz (T1)': 'day (T1)',
+    'Gece (T3)': 'night (T3)',
+    'Puant (T2)': 'peak (T2)',
+  },
 };
 
 const pl: PdfTexts = {
@@ -138,6 +154,12 @@ const pl: PdfTexts = {
   },
   phase: 'L{n}',
   stats: { ave: 'średnia', max: 'maksimum', min: 'minimum' },
+  zoneNames: {
+    'Tek zamanlı': 'jednostrefowa',
+    'Gündüz (T1)': 'dzienna (T1)',
+    'Gece (T3)': 'nocna (T3)',
+    'Puant (T2)': 'szczytowa (T2)',
+  },
 };
 
 const tr: PdfTexts = {
@@ -188,6 +210,16 @@ const tr: PdfTexts = {
   },
   phase: 'L{n}',
   stats: { ave: 'ortalama', max: 'en yüksek', min: 'en düşük' },
+  zoneNames: {
+    Dzienna: 'gündüz',
+    Nocna: 'gece',
+    Szczytowa: 'puant',
+    Pozaszczytowa: 'puant dışı',
+    Całodobowa: 'tek zamanlı',
+    'Szczyt przedpołudniowy': 'öğleden önce puant',
+    'Pozostałe godziny doby': 'günün geri kalanı',
+    'Szczyt popołudniowy': 'öğleden sonra puant',
+  },
 };
 
 export const PDF_TEXTS: Record<Language, PdfTexts> = { en, pl, tr };

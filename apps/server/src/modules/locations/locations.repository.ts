@@ -9,6 +9,8 @@ export interface PlacedDevice {
   type_code: number;
   location_id: number | null;
   default_tariff_id: number | null;
+  /** The role set by the user, or null (the default; issue 33). */
+  role: string | null;
 }
 
 /**
@@ -73,7 +75,7 @@ export class LocationsRepository {
   devicesOf(userId: number, locationIds?: readonly number[]): Promise<PlacedDevice[]> {
     let q = this.db
       .selectFrom('devices')
-      .select(['id', 'name', 'type_code', 'location_id', 'default_tariff_id'])
+      .select(['id', 'name', 'type_code', 'location_id', 'default_tariff_id', 'role'])
       .where('user_id', '=', userId)
       .orderBy('id');
     if (locationIds) q = q.where('location_id', 'in', locationIds.length ? [...locationIds] : [-1]);
@@ -85,7 +87,7 @@ export class LocationsRepository {
     if (!isStorableId(deviceId)) return Promise.resolve(undefined);
     return this.db
       .selectFrom('devices')
-      .select(['id', 'name', 'type_code', 'location_id', 'default_tariff_id'])
+      .select(['id', 'name', 'type_code', 'location_id', 'default_tariff_id', 'role'])
       .where('user_id', '=', userId)
       .where('id', '=', deviceId)
       .executeTakeFirst();

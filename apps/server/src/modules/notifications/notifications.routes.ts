@@ -71,7 +71,7 @@ export const notificationsRoutes: FastifyPluginAsyncZod<{ notifications: Notific
     {
       schema: {
         description:
-          'Subscribes this browser to Web Push (the body is `PushSubscription.toJSON()`). Only https endpoints on public addresses.',
+          'Subscribes this browser to Web Push (the body is `PushSubscription.toJSON()`). Only https endpoints on public addresses; at most 20 browsers per user (409 past that).',
         body: pushSubscriptionRequestSchema,
         response: { 200: z.object({ ok: z.literal(true) }) },
       },

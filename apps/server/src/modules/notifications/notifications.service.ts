@@ -6,7 +6,7 @@ import {
   type NotificationsResponse,
   type PushSubscriptionRequest,
 } from '@phasewatch/shared';
-import { badRequest, notFound } from '../../http/errors.js';
+import { badRequest, keyedError, notFound } from '../../http/errors.js';
 import type { PushChannel } from './channels/push.channel.js';
 import { toItem } from './notifications.items.js';
 import type { NotificationsRepository, NotificationWithDevice } from './notifications.repository.js';
@@ -59,7 +59,7 @@ export class NotificationsService {
   async subscribe(userId: number, s: PushSubscriptionRequest): Promise<void> {
     const problem = await this.push.check(s.endpoint);
     if (problem) throw badRequest('endpoint', problem);
-    await this.push.subscribe(userId, s, this.now());
+    if (!(await this.push.subscribe(userId, s, this.now()))) throw keyedError(409, 'errors.pushSubscriptionLimit');
   }
 
   unsubscribe(userId: number, endpoint: string): Promise<boolean> {

@@ -384,6 +384,30 @@ describe.each(DIALECTS)('locations and tariffs API (%s)', (dialect) => {
     // The user's own tariff priced with its own schedule equals the TAURON G12 option (same hours, same prices, same clock).
     expect(a.options.find((o) => o.presetId === 'tauron-g12')?.totalCost).toBe(a.current?.totalCost);
     expect(a.options[0]?.shiftKWhPerYear).toBe(0);
+    // One rule with the balance: days before the current tariff's first price list are not costed. A tariff
+    // whose first list starts on 8 January: the advisor's period starts there, and its "your tariff" equals
+    // the balance of the same days.
+    const later = await ok(alice, 'POST', '/locations', { name: 'Later prices' });
+    const lateTariff = await ok(alice, 'POST', `/locations/${later.id}/tariffs`, { ...g12, prices: [price('2026-01-08', 1.3, 0.6, 30)] });
+    await ok(alice, 'PUT', `/locations/${later.id}`, { name: 'Later prices', tariffId: lateTariff.id });
+    const lateDevice = await device(alice, { locationId: later.id });
+    await ingestFlat(lateDevice.ingestKey, '2026-01-05', '2026-01-12');
+    const adv = await ok<{ from: string; daysWithData: number; costedFrom: string | null; current: { totalCost: number } | null }>(
+      alice,
+      'GET',
+      `/tariffs/advisor?locationId=${later.id}&from=2026-01-01&to=2026-02-01`,
+    );
+    expect(adv.costedFrom).toBe('2026-01-08');
+    expect([adv.from, adv.daysWithData]).toEqual(['2026-01-08', 4]);
+    const balance = await ok<{ totalCost: number; unpricedKWh: number }>(
+      alice,
+      'GET',
+      `/tariffs/${lateTariff.id}/stats?from=2026-01-01&to=2026-02-01`,
+    );
+    expect(balance.unpricedKWh).toBe(72);
+    // The balance counts the fee for every day of the period from the list on; the advisor for the days with data.
+    const feeDays = (d: number) => Math.round(((30 * d) / 31) * 100) / 100;
+    expect(adv.current?.totalCost).toBeCloseTo(balance.totalCost - feeDays(31 - 7) + feeDays(4), 1);
     // A device answers too, under the device's tariff.
     const holidays = await ok<{ holidays: { date: string }[] }>(alice, 'GET', '/tariffs/holidays?calendar=PL&year=2026');
     expect(holidays.holidays.map((h) => h.date)).toEqual(expect.arrayContaining(['2026-06-04', '2026-12-24']));

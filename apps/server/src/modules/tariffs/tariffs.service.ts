@@ -4,6 +4,7 @@ import {
   adviseTariffs,
   type advisorQuerySchema,
   type CostTariff,
+  countedDeviceIds,
   type HolidayCalendar,
   type Holidays,
   isoDate,
@@ -58,6 +59,9 @@ const toPrice = (p: TariffPriceRow): TariffPrice => ({
   area2: p.area2,
   area3: p.area3,
   fixedMonthly: p.fixed_monthly,
+  energyArea1: p.energy_area1 ?? null,
+  energyArea2: p.energy_area2 ?? null,
+  energyArea3: p.energy_area3 ?? null,
 });
 
 /** A 400 naming the field, with a message key of the shared catalogues. */
@@ -152,6 +156,9 @@ export class TariffsService {
       area2: p.area2,
       area3: p.area3,
       fixed_monthly: p.fixedMonthly,
+      energy_area1: p.energyArea1 ?? null,
+      energy_area2: p.energyArea2 ?? null,
+      energy_area3: p.energyArea3 ?? null,
     }));
     const fields = {
       name: r.tariff.name,
@@ -191,6 +198,15 @@ export class TariffsService {
     if (!(await this.repo.remove(userId, tariffId))) throw tariffNotFound();
   }
 
+  /**
+   * The devices a location's energy adds (issue 33): its grid meter and separate supplies, never its PV
+   * (production) nor sub-meters the grid meter already measures (`countedDeviceIds`).
+   */
+  private async locationDeviceIds(userId: number, locationId: number): Promise<number[]> {
+    const devices = await this.locations.devicesOf(userId, [locationId]);
+    return countedDeviceIds(devices.map((d) => ({ id: d.id, typeCode: d.type_code, role: d.role })));
+  }
+
   /** Quarter-hours of devices over local dates [from, to) of a timezone, laid out on its calendar. */
   private async calendar(
     deviceIds: readonly number[],
@@ -217,6 +233,7 @@ export class TariffsService {
       clock: tariff.clock,
       currency: t.row.currency,
       ...cost,
+      costedFrom: t.prices[0]?.validFrom ?? null,
     };
   }
 
@@ -237,7 +254,7 @@ export class TariffsService {
       const d = await this.locations.deviceOf(userId, q.deviceId);
       if (!d) throw deviceNotFound('deviceId');
       deviceIds = [d.id];
-    } else deviceIds = (await this.locations.devicesOf(userId, [loc.id])).map((d) => d.id);
+    } else deviceIds = await this.locationDeviceIds(userId, loc.id);
     const cal = await this.calendar(deviceIds, loc.timezone, q.from, q.to, source);
     return this.statsOf(t, loc, cal, q.deviceId ?? null, deviceIds);
   }
@@ -264,7 +281,7 @@ export class TariffsService {
 
   /** Energy and cost (under the location's energy tariff) of its devices over local dates [from, to). */
   async locationPeriods(userId: number, loc: LocationRow, periods: readonly { from: string; to: string }[]) {
-    const deviceIds = (await this.locations.devicesOf(userId, [loc.id])).map((d) => d.id);
+    const deviceIds = await this.locationDeviceIds(userId, loc.id);
     // Dates `YYYY-MM-DD` sort as text: one read from the earliest start to the latest end.
     const from = periods.map((p) => p.from).sort()[0] ?? '';
     const to =
@@ -304,7 +321,7 @@ export class TariffsService {
       currentId = d.default_tariff_id ?? loc?.tariff_id ?? null;
     } else {
       loc = await this.ownLocation(userId, q.locationId as number);
-      deviceIds = (await this.locations.devicesOf(userId, [loc.id])).map((d) => d.id);
+      deviceIds = await this.locationDeviceIds(userId, loc.id);
       currentId = loc.tariff_id;
     }
     const user = await this.locations.userInfo(userId);
@@ -326,19 +343,25 @@ export class TariffsService {
       timezone: tz,
       country,
     };
-    if (full.kWh.length === 0) return { ...base, from, to, daysWithData: 0, kWh: 0, current: null, options: [] };
+    const mine = await this.repo.listForUser(userId);
+    const prices = await this.repo.pricesOf(mine.map((t) => t.id));
+    const current = currentId === null ? undefined : mine.find((t) => t.id === currentId);
+    // One rule with the balance (stats): days before the current tariff's first price list are not costed,
+    // so the advisor's period starts at that list (every option is priced over the same days).
+    const costedFrom = current ? (prices.get(current.id)?.[0]?.valid_from ?? null) : null;
+    if (full.kWh.length === 0) return { ...base, from, to, daysWithData: 0, kWh: 0, current: null, options: [], costedFrom };
     // The days that have readings: a year is scaled from them, and the fee is only counted for them.
-    const first = full.days[full.day[0] as number] as string;
-    const [ly, lm, ld] = (full.days[full.day[full.day.length - 1] as number] as string).split('-').map(Number) as [number, number, number];
+    let first = full.days[full.day[0] as number] as string;
+    const lastDay = full.days[full.day[full.day.length - 1] as number] as string;
+    if (costedFrom !== null && costedFrom > first) first = costedFrom;
+    if (first > lastDay) return { ...base, from, to, daysWithData: 0, kWh: 0, current: null, options: [], costedFrom };
+    const [ly, lm, ld] = lastDay.split('-').map(Number) as [number, number, number];
     const cal = quarterCalendar(energy, tz, first, isoDate(ly, lm, ld + 1));
     const days = cal.days.length;
 
-    const mine = await this.repo.listForUser(userId);
-    const prices = await this.repo.pricesOf(mine.map((t) => t.id));
     // A user's price history covers the period from its first list back (for a fair comparison).
     const extended = (rows: readonly TariffPriceRow[]) =>
       rows.map((p, i) => ({ ...toPrice(p), validFrom: i === 0 ? '1970-01-01' : p.valid_from }));
-    const current = currentId === null ? undefined : mine.find((t) => t.id === currentId);
     const ownOfGroup = (group: TariffGroup, currency: string) =>
       [current, ...mine.filter((t) => t.location_id === loc?.id), ...mine].find(
         (t) => t !== undefined && t.tariff_group === group && t.currency === currency && (prices.get(t.id)?.length ?? 0) > 0,
@@ -383,6 +406,7 @@ export class TariffsService {
       daysWithData: days,
       kWh: Math.round(cal.kWh.reduce((s, e) => s + e, 0) * 1e6) / 1e6,
       current: currentFigures,
+      costedFrom,
       options: figures.map((f) => {
         const p = presets.find((x) => x.id === f.key);
         if (!p) throw new Error(`no preset ${f.key}`);

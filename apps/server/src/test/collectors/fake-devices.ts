@@ -31,6 +31,8 @@ export class FakeDevice {
   private server: http.Server | null = null;
   private readonly hanging = new Set<http.ServerResponse>();
   port = 0;
+  /** Rewrites an answer's JSON text before it is sent (values JSON cannot say, such as `1e309`). */
+  rewrite: ((body: string) => string) | null = null;
 
   constructor(private readonly handle: Handler) {}
 
@@ -64,7 +66,8 @@ export class FakeDevice {
       }
       const body = this.handle(u.pathname, u.searchParams);
       if (body === undefined) return send(404, 'Not Found', 'text/plain');
-      send(200, JSON.stringify(body));
+      const text = JSON.stringify(body);
+      send(200, this.rewrite ? this.rewrite(text) : text);
     });
     await new Promise<void>((r) => this.server?.listen(port, '127.0.0.1', () => r()));
     this.port = (this.server.address() as AddressInfo).port;

@@ -1,32 +1,44 @@
 import { useEffect } from 'react';
 import { Page } from '@/components/page';
+import { useDevices } from '@/features/devices/api/get-devices';
 import { DeviceList } from '@/features/devices/components/device-list';
 import { loadDevicePrefetch } from '@/features/devices/detail/prefetch-loader';
 
 /**
  * The code of a device page (its route chunk, the route's prefetch and the chart chunk), loaded once the
- * dashboard has been shown and the browser is idle: the device a user clicks then opens without first
- * fetching, compiling and running it. Not part of the dashboard's initial JavaScript; a failure here is
- * ignored (the device route loads it again, with its own error handling).
+ * dashboard's device list has rendered (its data is there and a frame has been painted with it) and the
+ * browser is idle: the device a user clicks then opens without first fetching, compiling and running it,
+ * and none of it competes with the list on a slow phone (it did: the list's LCP waited for it). Not part of
+ * the dashboard's initial JavaScript; a failure here is ignored (the device route loads it again).
  */
-function useDevicePageCode() {
+function useDevicePageCode(listShown: boolean) {
   useEffect(() => {
+    if (!listShown) return;
     const load = () => {
       void import('./device-details').catch(() => {});
       loadDevicePrefetch().catch(() => {});
       void import('@/features/charts/chart-module').then((m) => m.preloadChart()).catch(() => {});
     };
-    if (typeof window.requestIdleCallback === 'function') {
-      const h = window.requestIdleCallback(load, { timeout: 3000 });
-      return () => window.cancelIdleCallback(h);
-    }
-    const h = window.setTimeout(load, 1000);
-    return () => window.clearTimeout(h);
-  }, []);
+    let idle = 0;
+    // After the frame that shows the list, then when the browser is idle.
+    const frame = window.requestAnimationFrame(() => {
+      idle =
+        typeof window.requestIdleCallback === 'function'
+          ? window.requestIdleCallback(load, { timeout: 3000 })
+          : window.setTimeout(load, 1000);
+    });
+    return () => {
+      window.cancelAnimationFrame(frame);
+      if (typeof window.cancelIdleCallback === 'function') window.cancelIdleCallback(idle);
+      window.clearTimeout(idle);
+    };
+  }, [listShown]);
 }
 
 export default function DashboardPage() {
-  useDevicePageCode();
+  // The list's own query (shared cache): no request of its own.
+  const devices = useDevices();
+  useDevicePageCode(devices.isSuccess);
   return (
     <Page titleKey="titles.dashboard">
       <DeviceList />

@@ -28,6 +28,25 @@ export function dateRange(from: string, to: string, tz: string): { from: number;
   return { from: dayStart(from, tz), to: addLocalDays(dayStart(to, tz), 1, tz) };
 }
 
+const TIME = /^([01]\d|2[0-3]):([0-5]\d)$/;
+
+/**
+ * A date-time range of local dates and optional times (`HH:mm`): from the start's date at its time (00:00
+ * without one) to the end's date at its time, or the end of that day without one. Null when a time is
+ * malformed or the range is empty.
+ */
+export function dateTimeRange(from: string, fromTime: string, to: string, toTime: string, tz: string): { from: number; to: number } | null {
+  const at = (date: string, time: string) => {
+    const m = TIME.exec(time);
+    const [y, mo, d] = date.split('-').map(Number) as [number, number, number];
+    return m ? zonedTimeToUtc(tz, y, mo, d, Number(m[1]), Number(m[2])) : null;
+  };
+  if ((fromTime && !TIME.test(fromTime)) || (toTime && !TIME.test(toTime))) return null;
+  const start = fromTime ? at(from, fromTime) : dayStart(from, tz);
+  const end = toTime ? at(to, toTime) : addLocalDays(dayStart(to, tz), 1, tz);
+  return start !== null && end !== null && start < end ? { from: start, to: end } : null;
+}
+
 /** This month so far and the same days a year earlier; this year and last year; the last 7 days and the 7 before. */
 export function periodPresets(now: number, tz: string) {
   const p = localParts(now, tz);
@@ -37,6 +56,18 @@ export function periodPresets(now: number, tz: string) {
   // 29 February has no day a year earlier: the 28th stands in.
   const safe = (d: string) => (d.endsWith('-02-29') ? `${d.slice(0, 8)}28` : d);
   return {
+    // The question people ask first: this month so far against the same days of last month (the 31st of a
+    // 30-day month stands at the 30th).
+    monthVsLastMonth: [
+      { from: monthStart, to: today },
+      (() => {
+        const y = p.month === 1 ? p.year - 1 : p.year;
+        const m = p.month === 1 ? 12 : p.month - 1;
+        const length = new Date(Date.UTC(y, m, 0)).getUTCDate();
+        const mm = String(m).padStart(2, '0');
+        return { from: `${y}-${mm}-01`, to: `${y}-${mm}-${String(Math.min(p.day, length)).padStart(2, '0')}` };
+      })(),
+    ],
     monthVsLastYear: [
       { from: monthStart, to: today },
       { from: lastYear(monthStart), to: safe(lastYear(today)) },

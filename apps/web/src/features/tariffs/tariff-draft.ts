@@ -23,6 +23,10 @@ export interface PriceDraft {
   area2: NumberText;
   area3: NumberText;
   fixedMonthly: NumberText;
+  /** The energy part of each area's price (issue 33; '' or absent: not entered). */
+  energyArea1?: NumberText;
+  energyArea2?: NumberText;
+  energyArea3?: NumberText;
 }
 
 export interface TariffDraft {
@@ -59,6 +63,9 @@ export function draftOf(t: Tariff): TariffDraft {
       area2: p.area2 ?? '',
       area3: p.area3 ?? '',
       fixedMonthly: p.fixedMonthly,
+      energyArea1: p.energyArea1 ?? '',
+      energyArea2: p.energyArea2 ?? '',
+      energyArea3: p.energyArea3 ?? '',
     })),
   };
 }
@@ -155,6 +162,20 @@ export function addPrice(d: TariffDraft, today: string): TariffDraft {
   return { ...d, prices: [...d.prices, row] };
 }
 
+/** The energy parts entered (issue 33): null where empty or for an area the group does not bill. */
+function energyParts(p: PriceDraft, areas: readonly number[]) {
+  const part = (a: 1 | 2 | 3) => {
+    const v = p[`energyArea${a}`];
+    return areas.includes(a) && v !== undefined && v !== '' ? numberOfText(v) : null;
+  };
+  const out: { energyArea1?: number; energyArea2?: number; energyArea3?: number } = {};
+  for (const a of [1, 2, 3] as const) {
+    const v = part(a);
+    if (v !== null) out[`energyArea${a}`] = v;
+  }
+  return out;
+}
+
 /** The request the form sends: areas the group does not bill are null. */
 export function requestOf(d: TariffDraft): TariffRequest {
   const areas = GROUP_AREAS[d.group];
@@ -172,6 +193,7 @@ export function requestOf(d: TariffDraft): TariffRequest {
       area2: areas.includes(2) ? numberOfText(p.area2) : null,
       area3: areas.includes(3) ? numberOfText(p.area3) : null,
       fixedMonthly: numberOfText(p.fixedMonthly),
+      ...energyParts(p, areas),
     })),
   };
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Agent } from 'node:https';
 import { isIP } from 'node:net';
-import type { PushSubscriptionRequest } from '@phasewatch/shared';
+import { PUSH_SUBSCRIPTIONS_PER_USER, type PushSubscriptionRequest } from '@phasewatch/shared';
 import type { FastifyBaseLogger } from 'fastify';
 import webpush, { type WebPushError } from 'web-push';
 import type { PushSubscriptionRow } from '../../../storage/schema.js';
@@ -95,15 +95,20 @@ export class PushChannel {
     return endpointProblem(endpoint, this.o.resolve, this.o.allowPrivate);
   }
 
-  async subscribe(userId: number, s: PushSubscriptionRequest, now: number): Promise<void> {
+  /** Stores the subscription; false (nothing stored) when the user has the most allowed and this endpoint is not one of them. */
+  async subscribe(userId: number, s: PushSubscriptionRequest, now: number): Promise<boolean> {
+    const hash = endpointHash(s.endpoint);
+    const own = await this.repo.subscriptionsOf(userId);
+    if (own.length >= PUSH_SUBSCRIPTIONS_PER_USER && !own.some((o) => o.endpoint_hash === hash)) return false;
     await this.repo.upsertSubscription({
       user_id: userId,
       endpoint: s.endpoint,
-      endpoint_hash: endpointHash(s.endpoint),
+      endpoint_hash: hash,
       p256dh: s.keys.p256dh,
       auth: s.keys.auth,
       created_at: now,
     });
+    return true;
   }
 
   unsubscribe(userId: number, endpoint: string): Promise<boolean> {

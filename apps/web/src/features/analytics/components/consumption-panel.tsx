@@ -1,4 +1,5 @@
 import { Alert, Card, Group, MultiSelect, Pagination, Select, Skeleton, Stack, Table, Text, UnstyledButton } from '@mantine/core';
+import { TimeInput } from '@mantine/dates';
 import {
   CONSUMPTION_INTERVALS,
   CONSUMPTION_MAX_DEVICES,
@@ -14,7 +15,7 @@ import { useTranslation } from 'react-i18next';
 import { DATE_FIELD_WIDTH, DateField } from '@/components/ui/date-field';
 import { formatChartValue } from '@/features/charts/format';
 import { dateTimeFormat } from '@/lib/intl';
-import { dateRange, isDate, shiftDate } from '../analytics-dates';
+import { dateTimeRange, isDate, shiftDate } from '../analytics-dates';
 import { useConsumption } from '../api/get-consumption';
 
 /**
@@ -31,8 +32,11 @@ export function ConsumptionPanel({ devices, timezone }: { devices: DeviceListIte
   const [sort, setSort] = useState<{ key: string; dir: 'asc' | 'desc' }>({ key: 'time', dir: 'asc' });
   const [page, setPage] = useState(1);
   const [pageSize, setPageSize] = useState(25);
-  const valid = isDate(from) && isDate(to) && from <= to;
-  const span = valid ? dateRange(from, to, timezone) : null;
+  // The spec's date-time range: each end a date and an optional time (from 00:00, to the end of the day).
+  const [fromTime, setFromTime] = useState('');
+  const [toTime, setToTime] = useState('');
+  const span = isDate(from) && isDate(to) ? dateTimeRange(from, fromTime, to, toTime, timezone) : null;
+  const valid = span !== null;
   const tooLong = !!span && span.to - span.from > CONSUMPTION_MAX_RANGE_MS[interval];
   const deviceIds = ids.map(Number);
   const q = useConsumption(
@@ -80,7 +84,7 @@ export function ConsumptionPanel({ devices, timezone }: { devices: DeviceListIte
   const data = q.data;
   let body: React.ReactNode;
   if (deviceIds.length === 0) body = <Text c="dimmed">{t('analytics.pickDevices')}</Text>;
-  else if (!valid) body = <Alert color="yellow">{t(from > to ? 'validation.dateOrder' : 'validation.dateRange')}</Alert>;
+  else if (!valid) body = <Alert color="yellow">{t(isDate(from) && isDate(to) ? 'validation.dateOrder' : 'validation.dateRange')}</Alert>;
   else if (tooLong) body = <Alert color="yellow">{t('messages.dateRangeTooLong')}</Alert>;
   else if (q.isError && !data) body = <Alert color="red">{t('analytics.loadError')}</Alert>;
   else if (!data) body = <Skeleton h={240} role="status" aria-busy aria-label={t('app.loading')} />;
@@ -189,6 +193,16 @@ export function ConsumptionPanel({ devices, timezone }: { devices: DeviceListIte
               w={DATE_FIELD_WIDTH.sm}
               name="from"
             />
+            <TimeInput
+              label={t('figures.table.fromTime')}
+              value={fromTime}
+              onChange={(e) => {
+                setFromTime(e.currentTarget.value);
+                setPage(1);
+              }}
+              w={120}
+              name="fromTime"
+            />
             <DateField
               label={t('analytics.to')}
               value={isDate(to) ? to : null}
@@ -199,6 +213,17 @@ export function ConsumptionPanel({ devices, timezone }: { devices: DeviceListIte
               }}
               w={DATE_FIELD_WIDTH.sm}
               name="to"
+            />
+            <TimeInput
+              label={t('figures.table.toTime')}
+              description={toTime ? undefined : t('figures.table.endOfDay')}
+              value={toTime}
+              onChange={(e) => {
+                setToTime(e.currentTarget.value);
+                setPage(1);
+              }}
+              w={120}
+              name="toTime"
             />
           </Group>
           <Select

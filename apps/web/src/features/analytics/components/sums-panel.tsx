@@ -1,5 +1,5 @@
 import { Alert, Card, Group, MultiSelect, Select, Skeleton, Stack, Table, Text } from '@mantine/core';
-import type { DeviceListItem, SumComparisonRequest } from '@phasewatch/shared';
+import { type DeviceListItem, SUM_COVERAGE_MIN, type SumComparisonRequest } from '@phasewatch/shared';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DATE_FIELD_WIDTH, DateField } from '@/components/ui/date-field';
@@ -10,7 +10,8 @@ import { dateRange, isDate, periodPresets } from '../analytics-dates';
 import { useSums } from '../api/post-sums';
 
 type Mode = 'periods' | 'devices';
-type Preset = 'monthVsLastYear' | 'yearVsLastYear' | 'weekVsWeek' | 'custom';
+type Preset = 'monthVsLastMonth' | 'monthVsLastYear' | 'yearVsLastYear' | 'weekVsWeek' | 'custom';
+const PRESETS = ['monthVsLastMonth', 'monthVsLastYear', 'yearVsLastYear', 'weekVsWeek', 'custom'] as const;
 type Span = { from: string; to: string };
 
 /**
@@ -21,7 +22,7 @@ export function SumsPanel({ devices, deviceId, timezone }: { devices: DeviceList
   const { t, i18n } = useTranslation();
   const presets = useMemo(() => periodPresets(Date.now(), timezone), [timezone]);
   const [mode, setMode] = useState<Mode>('periods');
-  const [preset, setPreset] = useState<Preset>('monthVsLastYear');
+  const [preset, setPreset] = useState<Preset>('monthVsLastMonth');
   const [custom, setCustom] = useState<[Span, Span]>([presets.monthVsLastYear[0], presets.monthVsLastYear[1]]);
   const [device, setDevice] = useState<string | null>(deviceId ? String(deviceId) : devices[0] ? String(devices[0].id) : null);
   const [many, setMany] = useState<string[]>(() => devices.slice(0, 2).map((d) => String(d.id)));
@@ -40,6 +41,7 @@ export function SumsPanel({ devices, deviceId, timezone }: { devices: DeviceList
 
   const value = (v: number | null, unit: string) => (v === null ? '—' : formatChartValue(v, unit, i18n.language));
   const pct = numberFormat(i18n.language, { maximumFractionDigits: 1, signDisplay: 'exceptZero' });
+  const share = numberFormat(i18n.language, { style: 'percent', maximumFractionDigits: 0 });
   const max = Math.max(0, ...(q.data?.items.map((i) => Math.abs(i.value ?? 0)) ?? [0]));
   // A period as the user's language writes it ("1–27 lis 2026", "Nov 1 – 27, 2026"); dates are local calendar days.
   const dates = dateTimeFormat(i18n.language, { dateStyle: 'medium', timeZone: 'UTC' });
@@ -103,15 +105,16 @@ export function SumsPanel({ devices, deviceId, timezone }: { devices: DeviceList
               />
               <Select
                 label={t('analytics.sums.compare')}
-                data={(['monthVsLastYear', 'yearVsLastYear', 'weekVsWeek', 'custom'] as const).map((p) => ({
+                data={PRESETS.map((p) => ({
                   value: p,
-                  label: t(`analytics.sums.presets.${p}`),
+                  label: p === 'monthVsLastMonth' ? t('figures.sums.monthVsLastMonth') : t(`analytics.sums.presets.${p}`),
                 }))}
                 value={preset}
                 onChange={(v) => v && setPreset(v as Preset)}
                 allowDeselect={false}
-                w={330}
+                w={360}
                 maw="100%"
+                comboboxProps={{ width: 'max-content' }}
                 name="preset"
               />
               {preset === 'custom' && (
@@ -169,6 +172,9 @@ export function SumsPanel({ devices, deviceId, timezone }: { devices: DeviceList
                         {item.deviceName}
                       </Text>
                     )}
+                    <Text size="xs" c={item.coverage < SUM_COVERAGE_MIN ? 'orange.8' : 'dimmed'} data-sum-coverage={item.coverage}>
+                      {t('figures.sums.coverage', { share: share.format(item.coverage) })}
+                    </Text>
                   </Table.Td>
                   <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }} data-sum-value>
                     {value(item.value, q.data.unit)}
@@ -190,6 +196,11 @@ export function SumsPanel({ devices, deviceId, timezone }: { devices: DeviceList
                       : item.difference === null
                         ? '—'
                         : `${item.difference > 0 ? '+' : ''}${value(item.difference, q.data.unit)}${item.percent === null ? '' : ` (${pct.format(item.percent)} %)`}`}
+                    {i > 0 && item.difference !== null && item.percent === null && (
+                      <Text size="xs" c="dimmed" data-sum-no-percent>
+                        {t('figures.sums.noPercent')}
+                      </Text>
+                    )}
                   </Table.Td>
                 </Table.Tr>
               ))}

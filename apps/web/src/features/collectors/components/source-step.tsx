@@ -154,8 +154,8 @@ export function SourceStep({ value, onChange }: { value: SourceChoice; onChange(
             </Stack>
           )}
           {discover.isError && (
-            <Text size="sm" c="red">
-              {t('collectors.discoverFailed')}
+            <Text size="sm" c="red" data-testid="discover-error">
+              {errorTexts(discover.error).includes('errors.discoveryOff') ? t('errors.discoveryOff') : t('collectors.discoverFailed')}
             </Text>
           )}
 

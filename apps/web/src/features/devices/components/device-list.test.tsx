@@ -23,6 +23,8 @@ const device = (id: number, name: string, typeCode: number): DeviceListItem => (
   lastSeen: null,
   location: null,
   tariff: null,
+  role: 'submeter',
+  roleSet: false,
   totalEnergyKwh: 0,
   latestReading: null,
 });

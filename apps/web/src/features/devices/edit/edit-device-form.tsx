@@ -1,7 +1,9 @@
-import { Button, Card, Group, NumberInput, SimpleGrid, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
+import { Button, Card, Group, NumberInput, Select, SimpleGrid, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import {
+  DEVICE_ROLES,
   type Device,
+  type DeviceRole,
   deviceDetailPath,
   type NotificationSettings,
   notificationSettingsSchema,
@@ -45,6 +47,9 @@ export function EditDeviceForm({ device }: { device: Device }) {
   const [place, setPlace] = useState<Placement>(() => placementOf(device));
   const [placeErrors, setPlaceErrors] = useState<Partial<Record<keyof Placement, string>>>({});
   const [shareHa, setShareHa] = useState(device.shareWithHomeAssistant === true);
+  // The device's role at its location (issue 33): 'auto' keeps the default.
+  const [role, setRole] = useState<string>(device.roleSet ? device.role : 'auto');
+  const [roleError, setRoleError] = useState<string | undefined>();
   const { reset: resetDevice } = form;
   const { reset: resetNotify } = notify;
   useEffect(() => {
@@ -52,6 +57,7 @@ export function EditDeviceForm({ device }: { device: Device }) {
     resetNotify(device.notifications);
     setPlace({ locationId: device.location?.id ?? null, tariffId: device.tariff?.id ?? null });
     setShareHa(device.shareWithHomeAssistant === true);
+    setRole(device.roleSet ? device.role : 'auto');
   }, [device, resetDevice, resetNotify]);
 
   const toggle = (f: 'pushEnabled' | 'emailEnabled' | 'disableAtNight' | 'muteAll') => ({
@@ -70,7 +76,12 @@ export function EditDeviceForm({ device }: { device: Device }) {
     }
     save.mutate(
       {
-        device: { ...(body as UpdateDeviceRequest), ...place, shareWithHomeAssistant: shareHa },
+        device: {
+          ...(body as UpdateDeviceRequest),
+          ...place,
+          shareWithHomeAssistant: shareHa,
+          role: role === 'auto' ? null : (role as DeviceRole),
+        },
         notifications: settings as NotificationSettings,
       },
       {
@@ -79,6 +90,7 @@ export function EditDeviceForm({ device }: { device: Device }) {
           form.setErrors(fieldErrorsOf(err, form.values));
           notify.setErrors(fieldErrorsOf(err, notify.values));
           setPlaceErrors(fieldErrorsOf(err, place));
+          setRoleError(fieldErrorsOf(err, { role }).role);
           notifications.show({ color: 'red', message: t('messages.unableToSave') });
         },
       },
@@ -105,6 +117,20 @@ export function EditDeviceForm({ device }: { device: Device }) {
               {t('editDevice.identity', { type: deviceTypeLabel(t, device), mac: device.mac })}
             </Text>
             <DevicePlaceFields value={place} onChange={setPlace} errors={placeErrors} />
+            <Select
+              label={t('prosumer.roleLabel')}
+              description={t('prosumer.roleDescription')}
+              name="role"
+              data={[
+                { value: 'auto', label: t('prosumer.roleAuto', { role: t(`prosumer.roles.${device.role}`) }) },
+                ...DEVICE_ROLES.map((r) => ({ value: r, label: t(`prosumer.roles.${r}`) })),
+              ]}
+              value={role}
+              onChange={(v) => v && setRole(v)}
+              allowDeselect={false}
+              error={roleError ? t(roleError) : undefined}
+              data-device-role
+            />
           </Stack>
         </Card>
 

@@ -93,8 +93,11 @@ export function DeviceOverview({ device: d }: { device: Device }) {
             >
               {head ? formatQuantity(head.value, head.unit, locale) : '—'}
             </Text>
-            <Text size="xs" c="dimmed">
-              {t(kind === 'thermostat' ? 'overview.temperatureNow' : 'overview.powerNow')}
+            <Text size="xs" c="dimmed" data-overview-headline-label>
+              {/* Offline, the figure is the last one the device sent, not what it does now. */}
+              {online
+                ? t(kind === 'thermostat' ? 'overview.temperatureNow' : 'overview.powerNow')
+                : t(kind === 'thermostat' ? 'figures.overview.lastTemperature' : 'figures.overview.lastPower')}
             </Text>
           </div>
         </Group>
@@ -156,8 +159,13 @@ export function DeviceOverview({ device: d }: { device: Device }) {
             </SimpleGrid>
           )}
           {energy.isSuccess && (
-            <Text size="sm" c="dimmed" mt="sm">
+            <Text size="sm" c="dimmed" mt="sm" data-overview-total>
               {t('overview.total', { value: kwh(energy.data.total) })}
+            </Text>
+          )}
+          {energy.isSuccess && d.meterValueKwh > 0 && (
+            <Text size="xs" c="dimmed" data-overview-since-added>
+              {t('figures.overview.sinceAdded', { value: kwh(Math.max(0, energy.data.total - d.meterValueKwh)) })}
             </Text>
           )}
         </Card>
@@ -234,8 +242,10 @@ function Last24Hours({ device: d }: { device: Device }) {
   const readings = useReadings({ deviceId: d.id, from: to - DAY_MS, to, interval: '15m', params: sparkParameters(kind) });
   const series = readings.data ? sparkSeries(readings.data, kind) : null;
   const fmt = (v: number | null) => (v === null || !series ? '—' : formatQuantity(v, series.unit, i18n.language));
-  const path = series ? sparkPath(series.values, SPARK_W, SPARK_H) : '';
-  const dots = series ? sparkDots(series.values, SPARK_W, SPARK_H) : '';
+  // Each value at its time of the 24 hours: a device with 4 minutes of data draws 4 minutes (a point or a short line).
+  const place = series ? { ts: series.ts, from: to - DAY_MS, to } : undefined;
+  const path = series ? sparkPath(series.values, SPARK_W, SPARK_H, place) : '';
+  const dots = series ? sparkDots(series.values, SPARK_W, SPARK_H, place) : '';
   const label = t(kind === 'thermostat' ? 'overview.sparkTemperature' : 'overview.sparkPower');
   const hour = (ms: number) =>
     dateTimeFormat(i18n.language, {

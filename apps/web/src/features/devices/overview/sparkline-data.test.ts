@@ -44,3 +44,21 @@ describe('sparkDots', () => {
     expect(sparkDots([null], 30, 12)).toBe('');
   });
 });
+
+describe('sparkline on a time axis', () => {
+  it('draws 4 minutes of data as 4 minutes of a 24-hour axis, at their time, not across the whole width', () => {
+    const to = Date.UTC(2026, 10, 27, 12);
+    const from = to - 86_400_000;
+    const ts = [to - 4 * 60_000, to - 3 * 60_000, to - 2 * 60_000, to - 60_000];
+    const path = sparkPath([100, 120, 110, 130], 240, 60, { ts, from, to });
+    const xs = [...path.matchAll(/[ML]([\d.]+) /g)].map((m) => Number(m[1]));
+    expect(xs).toHaveLength(4);
+    // The last 4 minutes of 1,440 are the last 0.7 px of 240.
+    for (const x of xs) expect(x).toBeGreaterThan(239);
+    // One reading an hour into the window is a dot at 1/24 of the width.
+    const dot = sparkDots([5], 240, 60, { ts: [from + 3_600_000], from, to });
+    expect(dot).toBe('M10.0 30.0h0');
+    // Without a place, the old even spread (index order) is kept.
+    expect(sparkPath([1, 2], 240, 60)).toMatch(/^M0\.0 .*L240\.0 /);
+  });
+});

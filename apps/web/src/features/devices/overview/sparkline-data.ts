@@ -53,8 +53,18 @@ export function sparkSeries(res: Pick<ReadingsResponse, 'ts' | 'series'>, kind: 
   };
 }
 
+/**
+ * Where the values sit on the time axis: each at its time in the window `[from, to]`, so 4 minutes of data
+ * take 4 minutes of a 24-hour axis, not all of it. Without it, values are spread evenly (index order).
+ */
+export interface SparkPlace {
+  ts: readonly number[];
+  from: number;
+  to: number;
+}
+
 /** The sparkline's vertical scale: a little margin top and bottom; a flat line sits in the middle. */
-function scaleOf(values: readonly (number | null)[], width: number, height: number) {
+function scaleOf(values: readonly (number | null)[], width: number, height: number, place?: SparkPlace) {
   const present = values.filter((v): v is number => v !== null);
   const min = Math.min(...present);
   const max = Math.max(...present);
@@ -62,7 +72,12 @@ function scaleOf(values: readonly (number | null)[], width: number, height: numb
   const pad = 2;
   const flat = max === min;
   return {
-    x: (i: number) => (values.length <= 1 ? width / 2 : (i / (values.length - 1)) * width),
+    x: (i: number) =>
+      place && place.to > place.from
+        ? Math.min(width, Math.max(0, (((place.ts[i] ?? place.from) - place.from) / (place.to - place.from)) * width))
+        : values.length <= 1
+          ? width / 2
+          : (i / (values.length - 1)) * width,
     y: (v: number) => (flat ? height / 2 : pad + (1 - (v - min) / span) * (height - 2 * pad)),
   };
 }
@@ -71,9 +86,9 @@ function scaleOf(values: readonly (number | null)[], width: number, height: numb
  * SVG path data of the values no line passes through (both neighbours missing: one reading, a bucket
  * between gaps), as zero-length sub-paths: drawn with round caps they are dots. Empty when there are none.
  */
-export function sparkDots(values: readonly (number | null)[], width: number, height: number): string {
+export function sparkDots(values: readonly (number | null)[], width: number, height: number, place?: SparkPlace): string {
   if (!values.some((v) => v !== null)) return '';
-  const { x, y } = scaleOf(values, width, height);
+  const { x, y } = scaleOf(values, width, height, place);
   let d = '';
   values.forEach((v, i) => {
     if (v === null || values[i - 1] != null || values[i + 1] != null) return;
@@ -86,9 +101,9 @@ export function sparkDots(values: readonly (number | null)[], width: number, hei
  * SVG path data of a line through the values in a `width` × `height` box (a little margin top and bottom):
  * one sub-path per run of values, so a gap stays a gap. Empty when there is nothing to draw.
  */
-export function sparkPath(values: readonly (number | null)[], width: number, height: number): string {
+export function sparkPath(values: readonly (number | null)[], width: number, height: number, place?: SparkPlace): string {
   if (!values.some((v) => v !== null)) return '';
-  const { x, y } = scaleOf(values, width, height);
+  const { x, y } = scaleOf(values, width, height, place);
   let d = '';
   let open = false;
   values.forEach((v, i) => {

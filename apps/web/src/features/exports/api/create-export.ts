@@ -14,6 +14,8 @@ export function useCreateExport() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: createExport,
+    // The dialog says why a start was refused (busy, hourly limit): no generic server-error notice beside it.
+    meta: { quietStatuses: [503] },
     onSuccess: (job) => {
       trackExport(job);
       qc.setQueryData<ExportJob[]>(exportKeys.all, (list) => [job, ...(list ?? []).filter((j) => j.id !== job.id)]);

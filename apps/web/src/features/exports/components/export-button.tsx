@@ -2,11 +2,13 @@ import { Box, Button } from '@mantine/core';
 import { IconFileExport } from '@tabler/icons-react';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { withArea } from '@/i18n';
 import { loadChunk } from '@/lib/lazy-chunk';
 import type { ExportDialogProps } from './export-dialog';
 import './print.css';
 
-const ExportDialog = lazy(() => loadChunk(() => import('./export-dialog')));
+const loadDialog = withArea('figures', () => import('./export-dialog'));
+const ExportDialog = lazy(() => loadChunk(loadDialog));
 
 /**
  * The export entry point of a device page and the analytics screen: a button whose dialog (and the form
@@ -27,7 +29,7 @@ export function ExportButton({ size = 'xs', ...props }: Omit<ExportDialogProps, 
         }}
         onMouseEnter={() => {
           // Start loading the dialog's chunk as the pointer comes near.
-          void import('./export-dialog').catch(() => {});
+          void loadDialog().catch(() => {});
         }}
         data-export-open
         data-print-hide

@@ -93,6 +93,7 @@ export default function ExportDialog({
   const [parameters, setParameters] = useState<string[]>([]);
   const [format, setFormat] = useState<ExportFormat | ''>('');
   const [interval, setInterval] = useState<ReadingInterval>('1h');
+  const [refused, setRefused] = useState<Refusal | null>(null);
   const [fileName, setFileName] = useState<string | null>(null);
   const [errors, setErrors] = useState<Errors>({});
   const [startedId, setStartedId] = useState<string | null>(null);
@@ -143,11 +144,13 @@ export default function ExportDialog({
   const submit = () => {
     const c = check();
     if (!c.ok) return;
+    setRefused(null);
     create.mutate(c.body, {
       onSuccess: (job) => setStartedId(job.id),
       onError: (err) => {
-        if (err instanceof ApiError && err.status === 503)
-          return notifications.show({ color: 'orange', message: t('messages.exportBusy') });
+        if (err instanceof ApiError && err.status === 503) return setRefused({ kind: 'busy' });
+        if (err instanceof ApiError && err.status === 429)
+          return setRefused({ kind: 'limit', at: err.retryAfterSeconds === null ? null : Date.now() + err.retryAfterSeconds * 1000 });
         if (err instanceof ApiError && err.kind === 'http' && err.errors.length) {
           const next: Errors = {};
           for (const e of err.errors) if (e.field) next[e.field.split('.')[0] as Field] = fieldErrorText(e);
@@ -276,11 +279,41 @@ export default function ExportDialog({
             {t('exports.start')}
           </Button>
         </Group>
+        {refused && <RefusedExport refused={refused} locale={i18n.language} tz={tz} />}
         {started && <StartedExport job={started} />}
         <RecentExports jobs={exports.data ?? []} loading={exports.isPending} locale={i18n.language} tz={tz} />
       </Stack>
     </Modal>
   );
+}
+
+/** Why the server did not start an export: its queue is full (503), or the user's hourly limit (429, until when). */
+type Refusal = { kind: 'busy' } | { kind: 'limit'; at: number | null };
+
+function RefusedExport({ refused, locale, tz }: { refused: Refusal; locale: string; tz: string }) {
+  const { t } = useTranslation();
+  if (refused.kind === 'busy')
+    return (
+      <Alert color="orange" role="alert" data-export-refused="busy">
+        {t('messages.exportBusy')}
+      </Alert>
+    );
+  const at = refused.at === null ? null : new Date(refused.at);
+  const sameDay =
+    at !== null && formatIn(at, locale, tz, { dateStyle: 'short' }) === formatIn(new Date(), locale, tz, { dateStyle: 'short' });
+  return (
+    <Alert color="orange" role="alert" data-export-refused="limit">
+      {at === null
+        ? t('figures.export.limitLater')
+        : t('figures.export.limitAt', {
+            time: formatIn(at, locale, tz, sameDay ? { timeStyle: 'short' } : { dateStyle: 'medium', timeStyle: 'short' }),
+          })}
+    </Alert>
+  );
+}
+
+function formatIn(d: Date, locale: string, tz: string, opts: Intl.DateTimeFormatOptions): string {
+  return new Intl.DateTimeFormat(locale, { ...opts, timeZone: tz }).format(d);
 }
 
 function StartedExport({ job }: { job: ExportJob }) {

@@ -42,7 +42,8 @@ export function AdvisorPanel({
       );
     const s = o.savingPerYear;
     return (
-      <Text span c={s > 0 ? 'teal' : s < 0 ? 'red' : undefined} fw={600}>
+      // One unit: the sign never wraps away from the amount.
+      <Text span c={s > 0 ? 'teal' : s < 0 ? 'red' : undefined} fw={600} style={{ whiteSpace: 'nowrap' }} data-advisor-saving>
         {s > 0 ? '+' : ''}
         {money(s, o.currency)}
       </Text>
@@ -114,6 +115,11 @@ export function AdvisorPanel({
           <Text size="sm" data-advisor-basis>
             {t('tariffs.advisor.basis', { days: a.daysWithData, from: a.from, to: a.to, kwh: formatKWh(a.kWh, i18n.language) })}
           </Text>
+          {a.costedFrom && (
+            <Text size="sm" c="dimmed" data-advisor-rule>
+              {t('figures.tariffs.rule', { date: a.costedFrom })}
+            </Text>
+          )}
           {a.current ? (
             <Text size="sm" data-advisor-current>
               {t('tariffs.advisor.current', {

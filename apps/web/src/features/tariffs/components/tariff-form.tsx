@@ -44,6 +44,7 @@ import { honestNumberProps } from '@/lib/number-input';
 import { useHolidays } from '../api/get-holidays';
 import { useDeleteTariff, useSaveTariff } from '../api/save-tariff';
 import { areaLabel } from '../format';
+import { lastDayBefore, longDate } from '../price-dates';
 import {
   addPrice,
   addSeason,
@@ -128,10 +129,13 @@ export function TariffForm({ location, tariff, presets }: { location: Location; 
   }));
   const scheduleErrors = Object.entries(issues).filter(([p]) => p.startsWith('schedule'));
   const sortedPrices = [...draft.prices].sort((a, b) => (a.validFrom < b.validFrom ? -1 : 1));
+  // A list's last day (the day before the next list starts), in the user's language: "until 30 June 2026".
   const untilOf = (p: PriceDraft) => {
     const i = sortedPrices.indexOf(p);
-    return sortedPrices[i + 1]?.validFrom;
+    const next = sortedPrices[i + 1]?.validFrom;
+    return next ? lastDayBefore(next, i18n.language) : undefined;
   };
+  const shownDate = (iso: string) => longDate(iso, i18n.language);
 
   const setPrice = (key: string, patch: Partial<PriceDraft>) =>
     update({ ...draft, prices: draft.prices.map((p) => (p.key === key ? { ...p, ...patch } : p)) });
@@ -247,12 +251,15 @@ export function TariffForm({ location, tariff, presets }: { location: Location; 
               onChange={setSeason}
               keepMounted={false}
             >
-              <Tabs.List>
-                {draft.schedule.seasons.map((s, i) => (
-                  <Tabs.Tab key={draft.seasonKeys[i]} value={draft.seasonKeys[i] ?? ''}>
-                    {seasonName(t, s.name)} ({s.from} – {s.to})
-                  </Tabs.Tab>
-                ))}
+              {/* The add button beside the tab list, not in it: a tablist holds tabs only (axe aria-required-children). */}
+              <Group gap="xs" align="center" wrap="wrap">
+                <Tabs.List style={{ flex: 1 }}>
+                  {draft.schedule.seasons.map((s, i) => (
+                    <Tabs.Tab key={draft.seasonKeys[i]} value={draft.seasonKeys[i] ?? ''}>
+                      {seasonName(t, s.name)} ({s.from} – {s.to})
+                    </Tabs.Tab>
+                  ))}
+                </Tabs.List>
                 {draft.schedule.seasons.length < 4 && (
                   <Button
                     variant="subtle"
@@ -268,7 +275,7 @@ export function TariffForm({ location, tariff, presets }: { location: Location; 
                     {t('tariffs.form.addSeason')}
                   </Button>
                 )}
-              </Tabs.List>
+              </Group>
               {draft.schedule.seasons.map((s, i) => (
                 <Tabs.Panel key={draft.seasonKeys[i]} value={draft.seasonKeys[i] ?? ''} pt="sm">
                   <SimpleGrid cols={{ base: 1, xs: 3 }} mb="sm">
@@ -351,13 +358,16 @@ export function TariffForm({ location, tariff, presets }: { location: Location; 
             {sortedPrices.map((p) => {
               const i = draft.prices.indexOf(p);
               const until = untilOf(p);
-              const money = (f: 'area1' | 'area2' | 'area3' | 'fixedMonthly', label: string) => (
+              const money = (
+                f: 'area1' | 'area2' | 'area3' | 'fixedMonthly' | 'energyArea1' | 'energyArea2' | 'energyArea3',
+                label: string,
+              ) => (
                 <NumberInput
                   {...honestNumberProps(i18n.language)}
                   label={label}
                   name={`prices.${i}.${f}`}
                   min={0}
-                  value={p[f]}
+                  value={p[f] ?? ''}
                   onChange={(v) => setPrice(p.key, { [f]: v })}
                   onBlur={() => touch(`prices.${i}.${f}`)}
                   error={error(`prices.${i}.${f}`)}
@@ -368,8 +378,8 @@ export function TariffForm({ location, tariff, presets }: { location: Location; 
                   <Group justify="space-between" mb={6} wrap="nowrap">
                     <Text size="sm" fw={600}>
                       {until
-                        ? t('tariffs.form.validRange', { from: p.validFrom, until })
-                        : t('tariffs.form.validFromOn', { from: p.validFrom || '…' })}
+                        ? t('tariffs.form.validRange', { from: shownDate(p.validFrom), until })
+                        : t('tariffs.form.validFromOn', { from: p.validFrom ? shownDate(p.validFrom) : '…' })}
                     </Text>
                     {draft.prices.length > 1 && (
                       <ActionIcon
@@ -400,6 +410,14 @@ export function TariffForm({ location, tariff, presets }: { location: Location; 
                     ))}
                     {money('fixedMonthly', `${t('tariffs.form.fixedMonthly')} · ${draft.currency}`)}
                   </SimpleGrid>
+                  <SimpleGrid cols={{ base: 2, sm: 2 + areas.length }} mt={6} data-energy-parts>
+                    {areas.map((a: TariffArea) => (
+                      <div key={a}>{money(`energyArea${a}`, `${t('prosumer.energyPart', { area: a })} · ${draft.currency}/kWh`)}</div>
+                    ))}
+                  </SimpleGrid>
+                  <Text size="xs" c="dimmed" mt={4}>
+                    {t('prosumer.energyPartHint')}
+                  </Text>
                 </Paper>
               );
             })}

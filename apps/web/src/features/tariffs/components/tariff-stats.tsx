@@ -72,6 +72,9 @@ export function TariffStatsView({ tariff, location, locations }: { tariff: Tarif
   const tariffOptions = locations.flatMap((l) => l.tariffs.map((x) => ({ value: String(x.id), label: `${l.name} · ${x.name}` })));
   const data = stats.data;
   const money = (v: number) => formatMoney(v, data?.currency ?? 'PLN', i18n.language);
+  // Days before the first price list are not costed: "—", never a cost of 0.
+  const costed = (date: string) => !data?.costedFrom || date >= data.costedFrom;
+  const dayMoney = (date: string, v: number) => (costed(date) ? money(v) : '—');
 
   return (
     <Stack gap="md">
@@ -171,6 +174,11 @@ export function TariffStatsView({ tariff, location, locations }: { tariff: Tarif
               </Card>
             ))}
           </SimpleGrid>
+          {data.costedFrom && (
+            <Text size="sm" c="dimmed" data-costing-rule>
+              {t('figures.tariffs.rule', { date: data.costedFrom })}
+            </Text>
+          )}
           {data.unpricedKWh > 0 && (
             <Alert color="yellow" icon={<IconAlertTriangle />}>
               {t('tariffs.stats.unpriced', { kwh: formatKWh(data.unpricedKWh, i18n.language) })}{' '}
@@ -250,14 +258,19 @@ export function TariffStatsView({ tariff, location, locations }: { tariff: Tarif
                             {formatKWh(z.kWh, i18n.language)}
                             <Text span size="xs" c="dimmed">
                               {' · '}
-                              {money(z.cost)}
+                              {dayMoney(d.date, z.cost)}
                             </Text>
                           </Table.Td>
                         ))
                       )}
-                      {!phone && <Table.Td ta="right">{money(d.fixedCost)}</Table.Td>}
-                      <Table.Td ta="right" fw={600}>
-                        {money(d.cost)}
+                      {!phone && <Table.Td ta="right">{dayMoney(d.date, d.fixedCost)}</Table.Td>}
+                      <Table.Td
+                        ta="right"
+                        fw={600}
+                        title={costed(d.date) ? undefined : t('figures.tariffs.notCosted')}
+                        data-not-costed={costed(d.date) ? undefined : true}
+                      >
+                        {costed(d.date) ? money(d.cost) : t('figures.tariffs.notCosted')}
                       </Table.Td>
                     </Table.Tr>
                   ))}

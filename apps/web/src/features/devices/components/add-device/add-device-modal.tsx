@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { StepperWidget } from '@/components/ui/stepper';
 import { CollectedDone } from '@/features/collectors/components/collected-done';
 import { type SourceChoice, SourceStep } from '@/features/collectors/components/source-step';
+import { modelName } from '@/features/collectors/model-names';
 import { DevicePlaceFields, type Placement } from '@/features/locations/components/device-place-fields';
 import { errorTexts, fieldErrorsOf } from '@/lib/error-text';
 import { useSchemaForm } from '@/lib/use-schema-form';
@@ -87,7 +88,8 @@ function AddDeviceFlow({ onDone }: { onDone(): void }) {
     form.setValue('mac', c.found?.mac);
     if (!c.found) return;
     fill('model', c.found.model ?? '');
-    fill('name', c.found.model ?? c.source.address);
+    // The name people know it by ("Shelly Pro 3EM"), not its model code.
+    fill('name', c.found.model ? modelName(c.found.model) : c.source.address);
     if (c.found.typeCode !== undefined) form.setValue('typeCode', c.found.typeCode);
   };
 
@@ -152,7 +154,23 @@ function AddDeviceFlow({ onDone }: { onDone(): void }) {
     </Stack>
   );
 
-  const key = created && (collected ? <CollectedDone created={created} /> : <KeyStep created={created} />);
+  const key =
+    created &&
+    (collected ? (
+      <CollectedDone
+        created={created}
+        keyView={
+          <Copyable
+            label={t('collectors.done.keyTitle')}
+            text={created.ingestKey}
+            testId="ingest-key"
+            hint={t('collectors.done.keyHint')}
+          />
+        }
+      />
+    ) : (
+      <KeyStep created={created} />
+    ));
 
   return (
     <StepperWidget
