@@ -26,6 +26,7 @@ export const importsRoutes: FastifyPluginAsyncZod<{ imports: ImportsService; max
       schema: {
         description:
           'multipart/form-data: `file` (CSV, or gzip of one), `deviceId`, `format` (phasewatch | home-assistant | generic), `mapping` (JSON; generic: `{time: {column, zone?}, columns: [{column, parameter, unit?}]}`), `dryRun` (true | false).',
+        consumes: ['multipart/form-data'],
         response: { 202: importCreatedSchema },
       },
     },
