@@ -215,7 +215,19 @@ describe.each(CASES)('locations and tariffs in Chromium (%s, %i px)', (lang, wid
       { id: number; prices: { validFrom: string; area1: number }[]; schedule: { seasons: { days: { weekday: number[] } }[] } }[]
     >(token, 'GET', `locations/${locationId}/tariffs`);
     const tariffId = tariffs[0]?.id as number;
-    expect(tariffs[0]?.prices).toEqual([{ validFrom: monthStart, area1: 1.25, area2: 0.72, area3: null, fixedMonthly: 38 }]);
+    // The energy parts (issue 33) were left empty in the form: stored as none.
+    expect(tariffs[0]?.prices).toEqual([
+      {
+        validFrom: monthStart,
+        area1: 1.25,
+        area2: 0.72,
+        area3: null,
+        fixedMonthly: 38,
+        energyArea1: null,
+        energyArea2: null,
+        energyArea3: null,
+      },
+    ]);
     expect(tariffs[0]?.schedule.seasons[0]?.days.weekday.slice(12, 16)).toEqual([1, 1, 1, 1]);
 
     // Edit: a second price list from a later date (today, the form's default); the earlier list stays as it was.
