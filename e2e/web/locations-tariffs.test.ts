@@ -355,7 +355,7 @@ describe('device placement in Chromium', () => {
       typeCode: 13,
     });
     await page.goto(`/edit-device/${device.id}`);
-    await page.getByRole('textbox', { name: 'Location' }).click();
+    await page.getByRole('textbox', { name: 'Location', exact: true }).click();
     await page.getByRole('option', { name: 'Cottage' }).click();
     // The location brings its energy tariff.
     expect(await page.getByRole('textbox', { name: 'Default tariff' }).inputValue()).toBe('Cottage G12w (G12w)');
@@ -375,7 +375,7 @@ describe('device placement in Chromium', () => {
     await dialog.getByRole('textbox', { name: /^Name/ }).fill('Shed meter');
     await dialog.getByRole('textbox', { name: /^MAC address/ }).fill('02:CC:00:00:00:02');
     await dialog.getByRole('button', { name: 'Next' }).click();
-    await dialog.getByRole('textbox', { name: 'Location' }).click();
+    await dialog.getByRole('textbox', { name: 'Location', exact: true }).click();
     await page.getByRole('option', { name: 'Cottage' }).click();
     await dialog.getByRole('button', { name: 'Create device' }).click();
     await dialog.getByTestId('ingest-key').waitFor();

@@ -1,4 +1,4 @@
-import { Button, Group } from '@mantine/core';
+import { Box, Button, Group } from '@mantine/core';
 import { type Device, deviceKind } from '@phasewatch/shared';
 import { IconEdit, IconEye, IconWaveSine } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
@@ -22,8 +22,19 @@ export function DeviceToolbar({ device }: { device: Pick<Device, 'id' | 'name' |
         {t('dashboard.edit')}
       </Button>
       {(kind === 'energy' || kind === 'singlePhase') && (
-        <Button component={Link} to={paths.deviceQuality(device.id)} variant="default" size="xs" leftSection={<IconWaveSine size={16} />}>
-          {t('quality.open')}
+        // Below 576 px an icon with its name for assistive technology: four labelled buttons would wrap and
+        // push the first chart out of a phone's first screen.
+        <Button
+          component={Link}
+          to={paths.deviceQuality(device.id)}
+          variant="default"
+          size="xs"
+          aria-label={t('quality.open')}
+          leftSection={<IconWaveSine size={16} />}
+        >
+          <Box component="span" visibleFrom="xs">
+            {t('quality.open')}
+          </Box>
         </Button>
       )}
       <ExportButton deviceId={device.id} />
