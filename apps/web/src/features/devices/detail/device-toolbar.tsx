@@ -30,9 +30,11 @@ export function DeviceToolbar({ device }: { device: Pick<Device, 'id' | 'name' |
           variant="default"
           size="xs"
           aria-label={t('quality.open')}
-          leftSection={<IconWaveSine size={16} />}
+          title={t('quality.open')}
+          px={6}
         >
-          <Box component="span" visibleFrom="xs">
+          <IconWaveSine size={16} aria-hidden />
+          <Box component="span" visibleFrom="xs" ml={6}>
             {t('quality.open')}
           </Box>
         </Button>
