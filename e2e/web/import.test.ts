@@ -114,15 +114,22 @@ describe.each(LANGS)('history import in Chromium (%s)', (lng) => {
     // The mapping step: the first column is the time; the others are chosen with their units.
     await page.getByRole('heading', { name: t('integrations.import.mapping') }).waitFor();
     await page.getByText(t('integrations.import.mappingIncomplete')).waitFor();
-    await page.getByRole('textbox', { name: t('integrations.import.meaningOf', { column: 'power_kW' }) }).fill('power3phases');
+    // On a phone the mapping table runs below the first screen: each field is brought to the middle first,
+    // as a user scrolls to it, so its list opens in view (Mantine hides a list whose field is cut off).
+    const field = async (name: string) => {
+      const box = page.getByRole('textbox', { name });
+      await box.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+      return box;
+    };
+    await (await field(t('integrations.import.meaningOf', { column: 'power_kW' }))).fill('power3phases');
     await page.getByRole('option', { name: 'power3phases [W]' }).click();
-    await page.getByRole('textbox', { name: t('integrations.import.unitOf', { column: 'power_kW' }) }).click();
+    await (await field(t('integrations.import.unitOf', { column: 'power_kW' }))).click();
     await page.getByRole('option', { name: 'kW', exact: true }).click();
-    await page.getByRole('textbox', { name: t('integrations.import.meaningOf', { column: 'meter_Wh' }) }).fill('energy3phases_import');
+    await (await field(t('integrations.import.meaningOf', { column: 'meter_Wh' }))).fill('energy3phases_import');
     await page.getByRole('option', { name: 'energy3phases_import [kWh]' }).click();
-    await page.getByRole('textbox', { name: t('integrations.import.unitOf', { column: 'meter_Wh' }) }).click();
+    await (await field(t('integrations.import.unitOf', { column: 'meter_Wh' }))).click();
     await page.getByRole('option', { name: 'Wh', exact: true }).click();
-    await page.getByRole('textbox', { name: t('integrations.import.zone') }).click();
+    await (await field(t('integrations.import.zone'))).click();
     await page.getByRole('option', { name: 'UTC', exact: true }).click();
     await page.getByRole('button', { name: t('integrations.import.check') }).click();
 
