@@ -4,13 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { Page } from '@/components/page';
 import { paths } from '@/config/paths';
-import { LocationForm } from '@/features/locations/components/location-form';
-import { LocationList } from '@/features/locations/components/location-list';
-import { LocationLoader } from '@/features/locations/components/location-loader';
-import { LocationView } from '@/features/locations/components/location-view';
-import { usePresets } from '@/features/tariffs/api/get-presets';
-import { useTariff } from '@/features/tariffs/api/get-tariff';
-import { TariffForm } from '@/features/tariffs/components/tariff-form';
+import { LocationForm, LocationList, LocationLoader, LocationView } from '@/features/locations';
+import { TariffForm, usePresets, useTariff } from '@/features/tariffs';
 import { ApiError } from '@/lib/api-client';
 
 /** `/locations`: "Location list". */

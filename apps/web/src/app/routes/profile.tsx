@@ -2,13 +2,13 @@ import { Alert, Button, Card, Skeleton, Stack } from '@mantine/core';
 import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Page } from '@/components/page';
-import { useUserInfo } from '@/features/profile/api/get-user-info';
-import { ProfileForm } from '@/features/profile/components/profile-form';
+import { loadPushBrowserSwitch } from '@/features/notifications';
+import { ProfileForm, useUserInfo } from '@/features/profile';
 import { withArea } from '@/i18n';
 import { errorTexts } from '@/lib/error-text';
 
 const PushBrowserSwitch = lazy(() =>
-  withArea('notifications', () => import('@/features/notifications/components/push-browser-switch'))().then((m) => ({
+  withArea('notifications', loadPushBrowserSwitch)().then((m) => ({
     default: m.PushBrowserSwitch,
   })),
 );

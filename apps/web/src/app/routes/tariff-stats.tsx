@@ -3,8 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { Page } from '@/components/page';
 import { paths } from '@/config/paths';
-import { useLocations } from '@/features/locations/api/get-locations';
-import { TariffStatsView } from '@/features/tariffs/components/tariff-stats';
+import { useLocations } from '@/features/locations';
+import { TariffStatsView } from '@/features/tariffs';
 
 /** `/stats/tariff/{id}`: "Tariffs balance" of a tariff of one of the user's locations. */
 export function TariffStatsPage() {

@@ -1,5 +1,5 @@
 import { ActionIcon, Group, UnstyledButton } from '@mantine/core';
-import { NOMINAL_VOLTAGE, type ReadingInterval, tzOffsetMs } from '@phasewatch/shared';
+import { NOMINAL_VOLTAGE, type ReadingInterval } from '@phasewatch/shared';
 import { IconArrowLeft, IconArrowRight, IconZoomIn, IconZoomOut, IconZoomReset } from '@tabler/icons-react';
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -10,6 +10,7 @@ import { type ChartData, INTERVAL_MS, splitEstimated } from '../chart-data';
 import { isolatedPoints, maxBridgeMs, withTimeGaps } from '../chart-gaps';
 import type { ChartSpec } from '../chart-specs';
 import { valueTickLabels } from '../format';
+import { zonedDate } from '../zoned-date';
 import classes from './uplot-chart.module.css';
 
 type Values = (number | null)[];
@@ -143,33 +144,6 @@ export function partialBucket(xs: readonly number[], bucketMs: number, now: numb
   const i = xs.length - 1;
   const t = xs[i];
   return t !== undefined && t <= now && now < t + bucketMs ? i : null;
-}
-
-/**
- * uPlot's `tzDate` for a timezone: a Date whose local fields show the wall-clock time there. uPlot's own
- * helper formats every instant with `toLocaleString` (a new formatter per call, tens of ms per chart);
- * this one takes the zone's offset once per quarter-hour (offsets change on quarter-hour boundaries).
- */
-export function zonedDate(timezone: string): (ts: number) => Date {
-  const offsets = new Map<number, number>();
-  return (ts) => {
-    const q = Math.floor(ts / 900_000);
-    let off = offsets.get(q);
-    if (off === undefined) {
-      off = tzOffsetMs(q * 900_000, timezone);
-      offsets.set(q, off);
-    }
-    const w = new Date(ts + off);
-    return new Date(
-      w.getUTCFullYear(),
-      w.getUTCMonth(),
-      w.getUTCDate(),
-      w.getUTCHours(),
-      w.getUTCMinutes(),
-      w.getUTCSeconds(),
-      w.getUTCMilliseconds(),
-    );
-  };
 }
 
 /**

@@ -2,8 +2,8 @@ import { Button, Card, Group, SimpleGrid, Skeleton, Stack, Text, Title } from '@
 import { IconBolt } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { formatQuantity } from '@/lib/quantities';
 import { useDeviceEnergy } from '../api/get-device-energy';
-import { formatQuantity } from '../live-values';
 
 const FIGURES = ['today', 'month', 'year', 'total'] as const;
 
