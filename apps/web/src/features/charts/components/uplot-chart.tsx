@@ -1,6 +1,4 @@
-import { ActionIcon, Group, UnstyledButton } from '@mantine/core';
 import type { ReadingInterval } from '@phasewatch/shared';
-import { IconArrowLeft, IconArrowRight, IconZoomIn, IconZoomOut, IconZoomReset } from '@tabler/icons-react';
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import uPlot from 'uplot';
@@ -14,6 +12,7 @@ import { backgroundHook, marksHook, partialBucket } from './uplot-draw';
 import { attachZoomAndPan, followWidth } from './uplot-interactions';
 import { chartScales, limitLinesOf, xScale } from './uplot-scales';
 import { alignData, chartSeries, type Slot, type Values } from './uplot-series';
+import { ChartToolbar } from './uplot-toolbar';
 import { tooltipHook } from './uplot-tooltip';
 
 export interface UplotChartProps {
@@ -195,7 +194,6 @@ export default function UplotChart(props: UplotChartProps) {
     });
   }
 
-  const legend = data.columns.map((c, col) => ({ c, col })).filter(({ c }) => !c.spec.stat);
   const hasEst = data.estimated.length > 0;
 
   const partial = spec.style === 'bars' && partialBucket(data.ts, bucketMs, Date.now()) !== null;
@@ -219,54 +217,18 @@ export default function UplotChart(props: UplotChartProps) {
 
   return (
     <div className={classes.root} ref={root} data-chart-drawn={drawn} data-partial={partial || undefined}>
-      <div className={classes.toolbar}>
-        <Group gap={6} wrap="wrap" role="group" aria-label={t('charts.series')} className={classes.legend}>
-          {legend.map(({ c, col }) => {
-            const off = !!hidden[col];
-            return (
-              <UnstyledButton
-                key={col}
-                className={classes.legendItem}
-                aria-pressed={!off}
-                data-series={c.spec.param}
-                data-off={off || undefined}
-                onClick={() => {
-                  setHidden((h) => ({ ...h, [col]: !off }));
-                  toggleColumn(col, off);
-                }}
-              >
-                <span className={classes.swatch} style={{ background: off ? 'transparent' : c.spec.color, borderColor: c.spec.color }} />
-                {labels[col] ?? c.spec.param}
-              </UnstyledButton>
-            );
-          })}
-        </Group>
-        <Group gap={2} wrap="nowrap" data-zoom-buttons>
-          {(
-            [
-              ['zoomIn', IconZoomIn, () => zoom(0.5)],
-              ['zoomOut', IconZoomOut, () => zoom(2)],
-              ['panLeft', IconArrowLeft, () => pan(-1)],
-              ['panRight', IconArrowRight, () => pan(1)],
-              ['resetZoom', IconZoomReset, () => setX(spanRef.current[0], spanRef.current[1])],
-            ] as const
-          ).map(([key, Icon, action]) => (
-            // A native tooltip (title): Mantine's Tooltip costs a positioning instance per button, 20 on a page.
-            <ActionIcon
-              key={key}
-              variant="subtle"
-              color="gray"
-              size="sm"
-              aria-label={t(`charts.${key}`)}
-              title={t(`charts.${key}`)}
-              onClick={action}
-              data-action={key}
-            >
-              <Icon size={16} />
-            </ActionIcon>
-          ))}
-        </Group>
-      </div>
+      <ChartToolbar
+        data={data}
+        labels={labels}
+        hidden={hidden}
+        onToggle={(col, off) => {
+          setHidden((h) => ({ ...h, [col]: !off }));
+          toggleColumn(col, off);
+        }}
+        onZoom={zoom}
+        onPan={pan}
+        onReset={() => setX(spanRef.current[0], spanRef.current[1])}
+      />
       <div className={classes.plot} ref={box} style={{ height }}>
         <div ref={tip} className={classes.tip} role="status" aria-live="off" />
       </div>
