@@ -2,7 +2,7 @@ import type { DeviceKind } from '@phasewatch/shared';
 import type { ComponentType } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { paths, routePatterns } from '@/config/paths';
-import { devicePrefetchLoaded, loadDevicePrefetch, type PrefetchModule } from '@/features/devices/detail/prefetch-loader';
+import { devicePrefetchLoaded, loadDevicePrefetch, type PrefetchModule } from '@/features/devices';
 import { withArea } from '@/i18n';
 import { loadChunk } from '@/lib/lazy-chunk';
 import { queryClient } from '@/lib/query-client';

@@ -1,5 +1,5 @@
 import type { HubConnectionStatus, HubEventMap, HubEventName } from '@phasewatch/shared';
-import type { createHubClient, HubClient } from '@/features/realtime/hub-client';
+import type { createHubClient, HubClient } from '@/features/realtime';
 
 /** A hub client without a server: its start succeeds or fails on demand, and tests push events into it. */
 export class FakeHub implements HubClient {

@@ -145,6 +145,8 @@ export const consumptionQuerySchema = z
   .refine((q) => q.from < q.to, { error: 'validation.dateOrder', path: ['to'] })
   .refine((q) => q.to - q.from <= CONSUMPTION_MAX_RANGE_MS[q.interval], { error: 'validation.rangeTooLong', path: ['to'] });
 export type ConsumptionQuery = z.input<typeof consumptionQuerySchema>;
+/** The consumption query as the server reads it (ids parsed, defaults filled): what a client asks for. */
+export type ConsumptionParams = z.output<typeof consumptionQuerySchema>;
 
 export const consumptionResponseSchema = z.object({
   interval: z.enum(CONSUMPTION_INTERVALS),

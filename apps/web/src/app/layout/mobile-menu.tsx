@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { PreferencesPanel } from '@/components/preferences-panel';
 import { AppDrawer } from '@/components/ui/app-drawer';
 import { type MenuEntry, NavMenu } from '@/components/ui/nav-menu';
-import { chooseLanguage } from '@/features/profile/language-choice';
+import { chooseLanguage } from '@/features/profile';
 
 /** Below 576 px: the menu, language and theme in a drawer opened by the header's burger. */
 export function MobileMenu({

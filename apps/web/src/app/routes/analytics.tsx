@@ -1,4 +1,4 @@
-import { AnalyticsPage } from '@/features/analytics/components/analytics-page';
+import { AnalyticsPage } from '@/features/analytics';
 
 /** /analytics: comparative analysis. */
 export default function AnalyticsRoute() {

@@ -1,8 +1,7 @@
 import { useEffect } from 'react';
 import { Page } from '@/components/page';
-import { useDevices } from '@/features/devices/api/get-devices';
-import { DeviceList } from '@/features/devices/components/device-list';
-import { loadDevicePrefetch } from '@/features/devices/detail/prefetch-loader';
+import { DeviceList, loadDevicePrefetch } from '@/features/devices';
+import { useDevices } from '@/lib/devices-query';
 
 /**
  * The code of a device page (its route chunk, the route's prefetch and the chart chunk), loaded once the

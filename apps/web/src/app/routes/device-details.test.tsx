@@ -3,13 +3,16 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
-import { devicesQueryOptions } from '@/features/devices/api/get-devices';
-import { prefetchDevicePage } from '@/features/devices/detail/prefetch-device-page';
-import { RealtimeProvider } from '@/features/realtime/realtime-provider';
+import { loadDevicePrefetch } from '@/features/devices';
+import { RealtimeProvider } from '@/features/realtime';
 import { authStore } from '@/lib/auth-store';
+import { devicesQueryOptions } from '@/lib/devices-query';
 import { fakeHubFactory } from '@/test/fake-hub';
 import { renderUi } from '@/test/render';
 import { EnergyDeviceDetailsPage, ThermoDeviceDetailsPage } from './device-details';
+
+// The prefetch is a chunk of the devices feature, reached as the router reaches it.
+const { prefetchDevicePage } = await loadDevicePrefetch();
 
 // jsdom has no canvas: the uPlot drawing is left to the browser tests (e2e/web/device-details.test.ts).
 vi.mock('@/features/charts/components/uplot-chart', () => ({

@@ -1,4 +1,4 @@
-import { DeviceDetail } from '@/features/devices/detail/device-detail';
+import { DeviceDetail } from '@/features/devices';
 
 /** /device-energy-details/{id}: three-phase energy meters (type 13, 16), with phase 1–3 and summary views. */
 export function EnergyDeviceDetailsPage() {

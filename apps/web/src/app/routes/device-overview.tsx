@@ -1,6 +1,5 @@
 import { Page } from '@/components/page';
-import { DeviceLoader } from '@/features/devices/components/device-loader';
-import { DeviceOverview } from '@/features/devices/overview/device-overview';
+import { DeviceLoader, DeviceOverview } from '@/features/devices';
 
 /** /device/overview/{id}. */
 export default function DeviceOverviewPage() {

@@ -3,8 +3,7 @@ import { deviceDetailPath } from '@phasewatch/shared';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Page } from '@/components/page';
-import { DeviceLoader } from '@/features/devices/components/device-loader';
-import { EditDeviceForm } from '@/features/devices/edit/edit-device-form';
+import { DeviceLoader, EditDeviceForm } from '@/features/devices';
 import { formatServerDate } from '@/lib/dates';
 
 /** /edit-device/{id}. */

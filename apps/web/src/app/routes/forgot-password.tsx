@@ -3,9 +3,7 @@ import { forgotPasswordRequestSchema } from '@phasewatch/shared';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { paths } from '@/config/paths';
-import { useForgotPassword } from '@/features/auth/api/forgot-password';
-import { ApiErrorAlert } from '@/features/auth/components/api-errors';
-import { AuthCard } from '@/features/auth/components/auth-card';
+import { ApiErrorAlert, AuthCard, useForgotPassword } from '@/features/auth';
 import { foxMode } from '@/lib/fox-mode';
 import { useSchemaForm } from '@/lib/use-schema-form';
 

@@ -1,4 +1,4 @@
-import { ImportPage } from '@/features/imports/components/import-page';
+import { ImportPage } from '@/features/imports';
 
 /** /import: history import (issue 31). */
 export default function ImportRoute() {

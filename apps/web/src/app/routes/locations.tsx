@@ -1,17 +1,12 @@
-import { Alert, Anchor, Button, Skeleton, Stack, Text } from '@mantine/core';
+import { Alert, Anchor, Button, Skeleton, Text } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { Page } from '@/components/page';
+import { QueryLoader } from '@/components/query-loader';
 import { paths } from '@/config/paths';
-import { LocationForm } from '@/features/locations/components/location-form';
-import { LocationList } from '@/features/locations/components/location-list';
-import { LocationLoader } from '@/features/locations/components/location-loader';
-import { LocationView } from '@/features/locations/components/location-view';
-import { usePresets } from '@/features/tariffs/api/get-presets';
-import { useTariff } from '@/features/tariffs/api/get-tariff';
-import { TariffForm } from '@/features/tariffs/components/tariff-form';
-import { ApiError } from '@/lib/api-client';
+import { LocationForm, LocationList, LocationLoader, LocationView } from '@/features/locations';
+import { TariffForm, usePresets, useTariff } from '@/features/tariffs';
 
 /** `/locations`: "Location list". */
 export function LocationListPage() {
@@ -112,29 +107,17 @@ function TariffEditor({
 }) {
   const { t } = useTranslation();
   const tariff = useTariff(locationId, tariffId ?? 0, tariffId !== null && validId);
-  if (!validId || (tariff.isError && tariff.error instanceof ApiError && tariff.error.status === 404)) {
-    return (
-      <Stack align="flex-start">
-        <Alert color="gray" variant="light" role="alert">
-          {t('tariffs.notFound')}
-        </Alert>
-        <Anchor component={Link} to={paths.locationView(locationId)}>
-          {t('tariffs.backToLocation')}
-        </Anchor>
-      </Stack>
-    );
-  }
-  if (tariffId === null) return children(null);
-  if (tariff.isPending) return <Skeleton h={400} aria-busy aria-label={t('app.loading')} />;
-  if (tariff.isError) {
-    return (
-      <Stack align="flex-start">
-        <Alert color="red" role="alert">
-          {t('errors.generic')}
-        </Alert>
-        <Button onClick={() => void tariff.refetch()}>{t('errors.retry')}</Button>
-      </Stack>
-    );
-  }
-  return children(tariff.data);
+  // A new tariff: nothing to load.
+  if (tariffId === null && validId) return children(null);
+  return (
+    <QueryLoader
+      query={tariff}
+      invalid={!validId}
+      notFound={{ text: t('tariffs.notFound'), back: { to: paths.locationView(locationId), text: t('tariffs.backToLocation') } }}
+      skeleton={<Skeleton h={400} aria-busy aria-label={t('app.loading')} />}
+      errorText={t('errors.generic')}
+    >
+      {children}
+    </QueryLoader>
+  );
 }

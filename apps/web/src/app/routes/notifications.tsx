@@ -1,5 +1,5 @@
 import { Page } from '@/components/page';
-import { NotificationCenter } from '@/features/notifications/components/notification-center';
+import { NotificationCenter } from '@/features/notifications';
 
 /** /notifications: the notification centre (the header's bell leads here; pushes and mails link here). */
 export default function NotificationsPage() {

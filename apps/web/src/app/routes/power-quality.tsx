@@ -2,9 +2,8 @@ import { Text } from '@mantine/core';
 import { mondayOf } from '@phasewatch/shared';
 import { useParams, useSearchParams } from 'react-router';
 import { Page } from '@/components/page';
-import { useDevice } from '@/features/devices/api/get-device';
-import { PdfButton } from '@/features/power-quality/components/pdf-button';
-import { QualityView } from '@/features/power-quality/components/quality-view';
+import { useDevice } from '@/features/devices';
+import { PdfButton, QualityView } from '@/features/power-quality';
 import { storedTimezone } from '@/lib/auth-store';
 import { effectiveTimezone } from '@/lib/dates';
 

@@ -1,14 +1,15 @@
-import { Alert, Button, Card, Skeleton, Stack } from '@mantine/core';
+import { Card, Skeleton, Stack } from '@mantine/core';
 import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Page } from '@/components/page';
-import { useUserInfo } from '@/features/profile/api/get-user-info';
-import { ProfileForm } from '@/features/profile/components/profile-form';
+import { QueryLoader } from '@/components/query-loader';
+import { loadPushBrowserSwitch } from '@/features/notifications';
+import { ProfileForm, useUserInfo } from '@/features/profile';
 import { withArea } from '@/i18n';
 import { errorTexts } from '@/lib/error-text';
 
 const PushBrowserSwitch = lazy(() =>
-  withArea('notifications', () => import('@/features/notifications/components/push-browser-switch'))().then((m) => ({
+  withArea('notifications', loadPushBrowserSwitch)().then((m) => ({
     default: m.PushBrowserSwitch,
   })),
 );
@@ -19,22 +20,19 @@ export default function ProfilePage() {
   return (
     <Page titleKey="titles.profile">
       <Card withBorder padding="lg" maw={680}>
-        {user.isPending ? (
-          <Stack aria-busy aria-label={t('app.loading')}>
-            {[1, 2, 3, 4, 5].map((i) => (
-              <Skeleton key={i} h={36} maw={560} />
-            ))}
-          </Stack>
-        ) : user.isError ? (
-          <Stack align="flex-start">
-            <Alert color="red" role="alert">
-              {t(errorTexts(user.error)[0] ?? 'errors.generic')}
-            </Alert>
-            <Button onClick={() => void user.refetch()}>{t('errors.retry')}</Button>
-          </Stack>
-        ) : (
-          <ProfileForm user={user.data} />
-        )}
+        <QueryLoader
+          query={user}
+          skeleton={
+            <Stack aria-busy aria-label={t('app.loading')}>
+              {[1, 2, 3, 4, 5].map((i) => (
+                <Skeleton key={i} h={36} maw={560} />
+              ))}
+            </Stack>
+          }
+          errorText={t(errorTexts(user.error)[0] ?? 'errors.generic')}
+        >
+          {(data) => <ProfileForm user={data} />}
+        </QueryLoader>
       </Card>
       <Card withBorder padding="lg" maw={680}>
         <Suspense fallback={<Skeleton h={72} />}>

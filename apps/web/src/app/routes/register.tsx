@@ -1,8 +1,7 @@
 import { useState } from 'react';
 import { Navigate, useNavigate } from 'react-router';
 import { paths } from '@/config/paths';
-import { AuthCard } from '@/features/auth/components/auth-card';
-import { RegisterForm } from '@/features/auth/components/register-form';
+import { AuthCard, RegisterForm } from '@/features/auth';
 import { authStore } from '@/lib/auth-store';
 
 export default function RegisterPage() {

@@ -4,9 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { PasswordStrengthInput } from '@/components/ui/password-strength';
 import { paths } from '@/config/paths';
-import { useResetPassword } from '@/features/auth/api/reset-password';
-import { ApiErrorAlert } from '@/features/auth/components/api-errors';
-import { AuthCard } from '@/features/auth/components/auth-card';
+import { ApiErrorAlert, AuthCard, useResetPassword } from '@/features/auth';
 import { foxMode } from '@/lib/fox-mode';
 import { useSchemaForm } from '@/lib/use-schema-form';
 

@@ -3,8 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { paths } from '@/config/paths';
-import { AuthCard } from '@/features/auth/components/auth-card';
-import { SignInForm } from '@/features/auth/components/sign-in-form';
+import { AuthCard, SignInForm } from '@/features/auth';
 import { authStore } from '@/lib/auth-store';
 
 function useAfterSignIn() {

@@ -3,7 +3,7 @@ import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { paths } from '@/config/paths';
-import { logout } from '@/features/auth/api/logout';
+import { logout } from '@/features/auth';
 import { foxMode } from '@/lib/fox-mode';
 
 export default function SignOutPage() {

@@ -1,6 +1,6 @@
 import type { ReadingInterval } from '@phasewatch/shared';
-import { formatQuantity } from '@/features/devices/live-values';
 import { dateTimeFormat, numberFormat } from '@/lib/intl';
+import { formatQuantity } from '@/lib/quantities';
 
 /** A chart value with its unit: energy per interval keeps up to three decimals (a 15-minute step is small). */
 export function formatChartValue(v: number, unit: string, locale: string): string {

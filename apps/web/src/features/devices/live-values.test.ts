@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cardParameters, formatQuantity, headlineValue, mainParameters } from './live-values';
+import { cardParameters, headlineValue, mainParameters } from './live-values';
 
 describe('headlineValue', () => {
   it('takes power3phases for a three-phase meter, else the sum of the phase powers', () => {
@@ -33,15 +33,5 @@ describe('cardParameters', () => {
   });
   it('falls back to catalogue parameters the reading has, leaving unknown names out', () => {
     expect(cardParameters('thermostat', { eai1: 2, bogus: 1, rssi: -60 })).toEqual(['eai1', 'rssi']);
-  });
-});
-
-describe('formatQuantity', () => {
-  it('formats with units and per-unit digits in the locale', () => {
-    expect(formatQuantity(1234.4, 'W', 'en')).toBe('1,234 W');
-    expect(formatQuantity(12_345, 'W', 'en')).toBe('12.35 kW');
-    expect(formatQuantity(230.06, 'V', 'en')).toBe('230.1 V');
-    expect(formatQuantity(21.5, '°C', 'pl')).toBe('21,5 °C');
-    expect(formatQuantity(0.987, '', 'en')).toBe('0.99');
   });
 });

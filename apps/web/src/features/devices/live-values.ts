@@ -1,5 +1,4 @@
 import { type DeviceKind, parameterInfo } from '@phasewatch/shared';
-import { numberFormat } from '@/lib/intl';
 
 /** The one figure a device list shows per device: a power in W, or a temperature for a thermostat. */
 export interface HeadlineValue {
@@ -63,25 +62,4 @@ export function cardParameters(kind: DeviceKind, values: Record<string, number>)
   return Object.keys(values)
     .filter((p) => parameterInfo(p) && num(values[p]))
     .slice(0, MAX_SHOWN);
-}
-
-/** Digits per unit: whole watts, volts to one place, currents to two, and so on. Energy always shows its two places, so figures line up. */
-const DIGITS: Record<string, number> = { W: 0, kW: 2, V: 1, A: 2, Hz: 2, '°C': 1, kWh: 2, kvarh: 2, dBm: 0, '': 2 };
-
-const FIXED_DIGITS = new Set(['kW', 'kWh', 'kvarh']);
-
-/** A value with its unit in the user's locale; powers of 10 kW and more in kW. */
-export function formatQuantity(value: number, unit: string, locale: string): string {
-  let v = value;
-  let u = unit;
-  if (unit === 'W' && Math.abs(value) >= 10_000) {
-    v = value / 1000;
-    u = 'kW';
-  }
-  const digits = DIGITS[u] ?? 2;
-  const text = numberFormat(locale, {
-    maximumFractionDigits: digits,
-    minimumFractionDigits: FIXED_DIGITS.has(u) ? digits : 0,
-  }).format(v);
-  return u ? `${text} ${u}` : text;
 }

@@ -1,7 +1,7 @@
 import type { TariffArea, TariffGroup } from '@phasewatch/shared';
 import type { TFunction } from 'i18next';
-import { formatQuantity } from '@/features/devices/live-values';
 import { numberFormat } from '@/lib/intl';
+import { formatQuantity } from '@/lib/quantities';
 
 /** A cost in its currency, in the interface language (two decimals: the API rounds to them). */
 export function formatMoney(value: number, currency: string, locale: string): string {

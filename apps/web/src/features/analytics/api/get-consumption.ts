@@ -1,21 +1,10 @@
-import type { ConsumptionInterval, ConsumptionResponse } from '@phasewatch/shared';
+import type { ConsumptionParams, ConsumptionResponse } from '@phasewatch/shared';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/config/paths';
 import { apiClient } from '@/lib/api';
 
-export interface ConsumptionRequest {
-  deviceIds: number[];
-  from: number;
-  to: number;
-  interval: ConsumptionInterval;
-  sort: string;
-  dir: 'asc' | 'desc';
-  page: number;
-  pageSize: number;
-}
-
 /** GET analytics/consumption: one page of energy per device and bucket, sorted on the server. */
-export const consumptionQueryOptions = (r: ConsumptionRequest) =>
+export const consumptionQueryOptions = (r: ConsumptionParams) =>
   queryOptions({
     queryKey: ['analytics', 'consumption', r],
     queryFn: ({ signal }) => {
@@ -34,6 +23,6 @@ export const consumptionQueryOptions = (r: ConsumptionRequest) =>
     staleTime: 60_000,
   });
 
-export function useConsumption(r: ConsumptionRequest, enabled: boolean) {
+export function useConsumption(r: ConsumptionParams, enabled: boolean) {
   return useQuery({ ...consumptionQueryOptions(r), enabled, placeholderData: keepPreviousData });
 }

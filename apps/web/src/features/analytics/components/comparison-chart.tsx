@@ -1,7 +1,7 @@
 import { useLayoutEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import { zonedDate } from '@/features/charts/components/uplot-chart';
+import { zonedDate } from '@/features/charts';
 import { dateTimeFormat } from '@/lib/intl';
 
 export interface ComparisonChartProps {

@@ -13,7 +13,7 @@ import { IconArrowDown, IconArrowUp, IconSelector } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DATE_FIELD_WIDTH, DateField } from '@/components/ui/date-field';
-import { formatChartValue } from '@/features/charts/format';
+import { formatChartValue } from '@/features/charts';
 import { dateTimeFormat } from '@/lib/intl';
 import { dateTimeRange, isDate, shiftDate } from '../analytics-dates';
 import { useConsumption } from '../api/get-consumption';

@@ -2,7 +2,7 @@ import { Box, Group, Text, useComputedColorScheme } from '@mantine/core';
 import type { HeatmapResponse } from '@phasewatch/shared';
 import { type KeyboardEvent, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatChartValue } from '@/features/charts/format';
+import { formatChartValue } from '@/features/charts';
 import { dateTimeFormat } from '@/lib/intl';
 import { cellSpan, rowPlaces, VIRIDIS_GRADIENT, valueRange, viridis } from '../heatmap-model';
 

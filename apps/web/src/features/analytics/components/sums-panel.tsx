@@ -4,7 +4,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DATE_FIELD_WIDTH, DateField } from '@/components/ui/date-field';
 import { Segmented } from '@/components/ui/segmented';
-import { formatChartValue } from '@/features/charts/format';
+import { formatChartValue } from '@/features/charts';
 import { dateTimeFormat, numberFormat } from '@/lib/intl';
 import { dateRange, isDate, periodPresets } from '../analytics-dates';
 import { useSums } from '../api/post-sums';

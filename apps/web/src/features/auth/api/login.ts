@@ -1,7 +1,7 @@
 import type { AuthResponse, LoginRequest } from '@phasewatch/shared';
 import { useMutation } from '@tanstack/react-query';
 import { api } from '@/config/paths';
-import { signedIn } from '@/features/profile/language-choice';
+import { signedIn } from '@/features/profile';
 import { apiClient } from '@/lib/api';
 
 /** POST account/login; a 401 here means bad credentials, so no refresh is tried. */

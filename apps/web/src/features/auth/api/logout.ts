@@ -1,5 +1,6 @@
 import { api } from '@/config/paths';
-import { stopSessionHub } from '@/features/realtime/session-realtime';
+import { loadPushBrowser } from '@/features/notifications';
+import { stopSessionHub } from '@/features/realtime';
 import { apiClient } from '@/lib/api';
 import { authStore } from '@/lib/auth-store';
 import { queryClient } from '@/lib/query-client';
@@ -11,7 +12,9 @@ import { queryClient } from '@/lib/query-client';
 export async function logout(): Promise<void> {
   // This browser stops receiving the user's push notifications (the next person on it must not get them).
   if (typeof navigator !== 'undefined' && navigator.serviceWorker?.controller)
-    await import('@/features/notifications/push-browser').then((m) => m.forgetPushOnSignOut()).catch(() => {});
+    await loadPushBrowser()
+      .then((m) => m.forgetPushOnSignOut())
+      .catch(() => {});
   await stopSessionHub();
   await queryClient.cancelQueries();
   try {

@@ -1,7 +1,7 @@
 import type { AuthResponse, RegisterRequest } from '@phasewatch/shared';
 import { useMutation } from '@tanstack/react-query';
 import { api } from '@/config/paths';
-import { signedIn } from '@/features/profile/language-choice';
+import { signedIn } from '@/features/profile';
 import { apiClient } from '@/lib/api';
 
 /** POST register: creates the account and signs it in. */

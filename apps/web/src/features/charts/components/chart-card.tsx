@@ -3,8 +3,8 @@ import type { LiveMeasurement, ReadingInterval, ReadingsResponse } from '@phasew
 import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Segmented } from '@/components/ui/segmented';
-import { parameterLabel } from '@/features/devices/components/param-label';
-import { useLiveMeasurements } from '@/features/realtime/use-live-measurements';
+import { useLiveMeasurements } from '@/features/realtime';
+import { parameterLabel } from '@/lib/quantities';
 import { useReadings } from '../api/get-readings';
 import {
   buildChartData,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { labelsInside, partialBucket } from './uplot-chart';
+import { labelsInside } from './uplot-axes';
+import { partialBucket } from './uplot-draw';
 
 const width = (s: string) => s.length * 7;
 

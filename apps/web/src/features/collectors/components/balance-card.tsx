@@ -4,8 +4,8 @@ import { IconScale } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Segmented } from '@/components/ui/segmented';
-import { useReadings } from '@/features/charts/api/get-readings';
-import { formatQuantity } from '@/features/devices/live-values';
+import { useReadings } from '@/features/charts';
+import { formatQuantity } from '@/lib/quantities';
 
 const PARAMS = ['eai1', 'eai2', 'eai3', 'eae1', 'eae2', 'eae3', 'balance', 'balance_export'];
 type Period = 'today' | 'month' | 'year';

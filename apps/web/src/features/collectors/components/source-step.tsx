@@ -3,8 +3,8 @@ import type { CollectorKind, CollectorSource, CollectorTestResponse, DiscoveredD
 import { IconCircleCheck, IconPlugConnected, IconSearch, IconWifiOff } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { parameterLabel, parameterValue } from '@/features/devices/components/param-label';
 import { errorTexts } from '@/lib/error-text';
+import { parameterLabel, parameterValue } from '@/lib/quantities';
 import { useDiscoverDevices } from '../api/discover-devices';
 import { useTestCollector } from '../api/test-collector';
 

@@ -2,7 +2,7 @@ import type { CreateDeviceRequest, CreateDeviceResponse } from '@phasewatch/shar
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/config/paths';
 import { apiClient } from '@/lib/api';
-import { devicesQueryOptions } from './get-devices';
+import { devicesQueryOptions } from '@/lib/devices-query';
 
 /** POST devices: registers a device; the answer carries its ingest key, shown only this once. */
 export function createDevice(body: CreateDeviceRequest): Promise<CreateDeviceResponse> {

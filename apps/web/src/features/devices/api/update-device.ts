@@ -2,8 +2,8 @@ import type { Device, NotificationSettings, UpdateDeviceRequest } from '@phasewa
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/config/paths';
 import { apiClient } from '@/lib/api';
+import { devicesQueryOptions } from '@/lib/devices-query';
 import { deviceKeys } from './get-device';
-import { devicesQueryOptions } from './get-devices';
 
 /** PUT devices/:id: the fields given change, the rest keep their values. */
 export function updateDevice(id: number, body: UpdateDeviceRequest): Promise<Device> {

@@ -4,7 +4,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { RealtimeProvider } from '@/features/realtime/realtime-provider';
+import { RealtimeProvider } from '@/features/realtime';
 import { setLanguage } from '@/i18n';
 import { fakeHubFactory } from '@/test/fake-hub';
 import { renderUi } from '@/test/render';

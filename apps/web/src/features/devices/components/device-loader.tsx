@@ -1,10 +1,10 @@
-import { Alert, Anchor, Button, Skeleton, Stack } from '@mantine/core';
+import { Skeleton, Stack } from '@mantine/core';
 import type { Device } from '@phasewatch/shared';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams } from 'react-router';
+import { useParams } from 'react-router';
+import { QueryLoader } from '@/components/query-loader';
 import { paths } from '@/config/paths';
-import { ApiError } from '@/lib/api-client';
 import { useDevice } from '../api/get-device';
 
 /**
@@ -17,36 +17,21 @@ export function DeviceLoader({ children }: { children: (device: Device) => React
   const deviceId = Number(id);
   const valid = Number.isInteger(deviceId) && deviceId > 0;
   const device = useDevice(deviceId, valid);
-  if (!valid || (device.isError && device.error instanceof ApiError && device.error.status === 404)) {
-    return (
-      <Stack align="flex-start">
-        <Alert color="gray" variant="light" role="alert">
-          {t('device.notFound')}
-        </Alert>
-        <Anchor component={Link} to={paths.dashboard}>
-          {t('errors.backHome')}
-        </Anchor>
-      </Stack>
-    );
-  }
-  if (device.isPending) {
-    return (
-      <Stack aria-busy aria-label={t('app.loading')}>
-        <Skeleton h={28} w={240} />
-        <Skeleton h={180} />
-        <Skeleton h={180} />
-      </Stack>
-    );
-  }
-  if (device.isError) {
-    return (
-      <Stack align="flex-start">
-        <Alert color="red" role="alert">
-          {t('device.loadError')}
-        </Alert>
-        <Button onClick={() => void device.refetch()}>{t('errors.retry')}</Button>
-      </Stack>
-    );
-  }
-  return children(device.data);
+  return (
+    <QueryLoader
+      query={device}
+      invalid={!valid}
+      notFound={{ text: t('device.notFound'), back: { to: paths.dashboard, text: t('errors.backHome') } }}
+      skeleton={
+        <Stack aria-busy aria-label={t('app.loading')}>
+          <Skeleton h={28} w={240} />
+          <Skeleton h={180} />
+          <Skeleton h={180} />
+        </Stack>
+      }
+      errorText={t('device.loadError')}
+    >
+      {children}
+    </QueryLoader>
+  );
 }

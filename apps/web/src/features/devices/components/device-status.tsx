@@ -2,7 +2,7 @@ import { Badge, Group } from '@mantine/core';
 import type { DeviceListItem } from '@phasewatch/shared';
 import { IconWifiOff } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { useLiveDeviceStatus } from '@/features/realtime/use-live-measurements';
+import { useLiveDeviceStatus } from '@/features/realtime';
 
 /** Online and weak signal as the hub last pushed them, else as the list answered. */
 export function useDeviceStatus(device: Pick<DeviceListItem, 'id' | 'status' | 'weakSignal'>) {

@@ -1,7 +1,7 @@
 import { Text } from '@mantine/core';
 import { deviceFigures } from '@phasewatch/shared';
 import { useTranslation } from 'react-i18next';
-import { formatQuantity } from '../live-values';
+import { formatQuantity } from '@/lib/quantities';
 
 /**
  * A device's total energy as its type defines it (deviceFigures): what a meter consumed, what a solar

@@ -4,11 +4,11 @@ import { type Device, deviceKind } from '@phasewatch/shared';
 import { IconActivity, IconChevronDown } from '@tabler/icons-react';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLiveMeasurements } from '@/features/realtime/use-live-measurements';
+import { useLiveMeasurements } from '@/features/realtime';
+import { formatQuantity, parameterLabel, parameterValue } from '@/lib/quantities';
 import { newestReading, useLatestReading } from '../api/get-latest-reading';
-import { cardParameters, formatQuantity, headlineValue } from '../live-values';
+import { cardParameters, headlineValue } from '../live-values';
 import { useDeviceStatus } from './device-status';
-import { parameterLabel, parameterValue } from './param-label';
 import { ReadingAge } from './reading-age';
 
 /** Below the spec's mobile breakpoint (576 px). */

@@ -3,10 +3,9 @@ import { type Device, deviceKind } from '@phasewatch/shared';
 import { IconPlugConnected } from '@tabler/icons-react';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useReadings } from '@/features/charts/api/get-readings';
-import { baseLoad, sumColumns } from '@/features/charts/chart-data';
+import { baseLoad, sumColumns, useReadings } from '@/features/charts';
 import { numberFormat } from '@/lib/intl';
-import { formatQuantity } from '../live-values';
+import { formatQuantity } from '@/lib/quantities';
 import { baseLoadCoverage, baseLoadRequest, partialCoverage } from './base-load';
 
 /**

@@ -1,5 +1,5 @@
 import type { DeviceKind } from '@phasewatch/shared';
-import type { ReadingsRequest } from '@/features/charts/api/get-readings';
+import type { ReadingsRequest } from '@/features/charts';
 
 export const BASE_LOAD_WINDOW_MS = 7 * 86_400_000;
 const Q = 15 * 60_000;

@@ -1,7 +1,5 @@
 import { addLocalDays, localDate, MAX_RANGE_MS, zonedTimeToUtc } from '@phasewatch/shared';
-import type { ComparePeriod } from '@/features/charts/chart-data';
-import type { PhaseView } from '@/features/charts/chart-specs';
-import type { ChartRange } from '@/features/charts/components/chart-card';
+import type { ChartRange, ComparePeriod, PhaseView } from '@/features/charts';
 
 export const CHART_INTERVALS = ['15m', '30m', '1h', '24h'] as const;
 export type ChartInterval = (typeof CHART_INTERVALS)[number];

@@ -16,18 +16,24 @@ import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useLocation, useParams, useSearchParams } from 'react-router';
 import { Page } from '@/components/page';
 import { paths } from '@/config/paths';
-import { useReadings } from '@/features/charts/api/get-readings';
-import { preloadChart } from '@/features/charts/chart-module';
-import { type ChartSpec, chartsFor, chartsInFirstScreen, isSecondaryChart } from '@/features/charts/chart-specs';
-import { ChartCard } from '@/features/charts/components/chart-card';
-import { useInView } from '@/features/charts/use-in-view';
+import {
+  ChartCard,
+  type ChartSpec,
+  chartsFor,
+  chartsInFirstScreen,
+  isSecondaryChart,
+  preloadChart,
+  useInView,
+  useReadings,
+} from '@/features/charts';
+import { loadBalanceCard } from '@/features/collectors';
 import { withArea } from '@/i18n';
 import { ApiError } from '@/lib/api-client';
 import { storedTimezone } from '@/lib/auth-store';
 import { effectiveTimezone, parseServerDate } from '@/lib/dates';
+import { devicesQueryOptions } from '@/lib/devices-query';
 import { loadChunk } from '@/lib/lazy-chunk';
 import { useDevice } from '../api/get-device';
-import { devicesQueryOptions } from '../api/get-devices';
 import { useDeviceStatus } from '../components/device-status';
 import { LiveValuesCard } from '../components/live-values-card';
 import { deviceTypeLabel } from '../device-labels';
@@ -340,7 +346,7 @@ function chartTitle(t: (k: string, o?: Record<string, unknown>) => string, spec:
 /** Balanced (netted) energy beside the per-phase sums, for devices whose readings carry it (a chunk of its own). */
 const hasBalance = (d: Device) => d.latestReading?.values.balance !== undefined || d.latestReading?.values.balance_export !== undefined;
 const BalanceChunk = lazy(() =>
-  loadChunk(withArea('collectors', () => import('@/features/collectors/components/balance-card'))).then((m) => ({
+  loadChunk(withArea('collectors', loadBalanceCard)).then((m) => ({
     default: m.BalanceCard,
   })),
 );

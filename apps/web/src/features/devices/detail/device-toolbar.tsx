@@ -4,7 +4,7 @@ import { IconEdit, IconEye, IconWaveSine } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { paths } from '@/config/paths';
-import { ExportButton } from '@/features/exports/components/export-button';
+import { ExportButton } from '@/features/exports';
 
 /**
  * The device page's actions, at the right of its title: the overview and the edit screen. Further

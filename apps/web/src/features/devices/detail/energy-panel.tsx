@@ -3,11 +3,11 @@ import { billingPeriod, type Device, deviceFigures } from '@phasewatch/shared';
 import { IconBolt } from '@tabler/icons-react';
 import { type ReactNode, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useReadings } from '@/features/charts/api/get-readings';
+import { useReadings } from '@/features/charts';
 import { effectiveTimezone } from '@/lib/dates';
 import { dateTimeFormat } from '@/lib/intl';
+import { formatQuantity } from '@/lib/quantities';
 import { useDeviceEnergy } from '../api/get-device-energy';
-import { formatQuantity } from '../live-values';
 
 const FIGURES = ['today', 'month', 'year', 'total'] as const;
 const PERIODS_BACK = 12;

@@ -1,13 +1,11 @@
 import { type Device, type DeviceKind, deviceKind, kindFigures, parameterInfo, type ReadingsResponse } from '@phasewatch/shared';
 import type { QueryClient } from '@tanstack/react-query';
-import { getReadings, readingsQueryOptions } from '@/features/charts/api/get-readings';
-import { preloadChart } from '@/features/charts/chart-module';
-import { chartParams, chartsFor, chartsInFirstScreen } from '@/features/charts/chart-specs';
+import { chartParams, chartsFor, chartsInFirstScreen, getReadings, preloadChart, readingsQueryOptions } from '@/features/charts';
 import { authStore, storedTimezone } from '@/lib/auth-store';
 import { effectiveTimezone, parseServerDate } from '@/lib/dates';
+import { devicesQueryOptions } from '@/lib/devices-query';
 import { deviceQueryOptions } from '../api/get-device';
 import { deviceEnergyQueryOptions } from '../api/get-device-energy';
-import { devicesQueryOptions } from '../api/get-devices';
 import { latestReadingQueryOptions } from '../api/get-latest-reading';
 import { baseLoadRequest } from './base-load';
 import { rangeOf, readSelection } from './chart-range';

@@ -6,8 +6,7 @@ import { memo, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DateField } from '@/components/ui/date-field';
 import { Segmented } from '@/components/ui/segmented';
-import type { ComparePeriod } from '@/features/charts/chart-data';
-import type { PhaseView } from '@/features/charts/chart-specs';
+import type { ComparePeriod, PhaseView } from '@/features/charts';
 import { dateTimeFormat } from '@/lib/intl';
 import {
   activePreset,

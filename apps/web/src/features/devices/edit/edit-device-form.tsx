@@ -14,15 +14,14 @@ import { type FormEvent, lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { DateField } from '@/components/ui/date-field';
-import { DevicePlaceFields, type Placement } from '@/features/locations/components/device-place-fields';
+import { DevicePlaceFields, type Placement } from '@/features/locations';
+import { loadPushBrowserSwitch } from '@/features/notifications';
 import { fieldErrorsOf } from '@/lib/error-text';
 import { useSchemaForm } from '@/lib/use-schema-form';
 import { useSaveDevice } from '../api/update-device';
 import { deviceTypeLabel } from '../device-labels';
 
-const PushBrowserSwitch = lazy(() =>
-  import('@/features/notifications/components/push-browser-switch').then((m) => ({ default: m.PushBrowserSwitch })),
-);
+const PushBrowserSwitch = lazy(() => loadPushBrowserSwitch().then((m) => ({ default: m.PushBrowserSwitch })));
 
 type DeviceValues = { name: string; friendlyName: string; billingStartDate: string; billingPeriodMonths: number };
 

@@ -5,26 +5,26 @@ import { lazy, type ReactNode, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { paths } from '@/config/paths';
-import { useReadings } from '@/features/charts/api/get-readings';
-import { useLiveMeasurements } from '@/features/realtime/use-live-measurements';
+import { useReadings } from '@/features/charts';
+import { loadCollectorCard } from '@/features/collectors';
+import { useLiveMeasurements } from '@/features/realtime';
 import { withArea } from '@/i18n';
 import { storedTimezone } from '@/lib/auth-store';
 import { effectiveTimezone } from '@/lib/dates';
 import { dateTimeFormat } from '@/lib/intl';
+import { formatQuantity } from '@/lib/quantities';
 import { useDeviceEnergy } from '../api/get-device-energy';
 import { DeviceStatusBadge, useDeviceStatus } from '../components/device-status';
 import { ReadingAge } from '../components/reading-age';
 import { deviceTypeLabel } from '../device-labels';
 import { newestReading } from '../live-reading';
-import { formatQuantity, headlineValue } from '../live-values';
+import { headlineValue } from '../live-values';
 import { sparkDots, sparkParameters, sparkPath, sparkSeries } from './sparkline-data';
 
 const DAY_MS = 86_400_000;
 
 /** How Phasewatch reads a collected device (nothing for one that sends by itself): a chunk of its own. */
-const CollectorChunk = lazy(() =>
-  withArea('collectors', () => import('@/features/collectors/components/collector-card'))().then((m) => ({ default: m.CollectorCard })),
-);
+const CollectorChunk = lazy(() => withArea('collectors', loadCollectorCard)().then((m) => ({ default: m.CollectorCard })));
 const SPARK_W = 600;
 const SPARK_H = 90;
 

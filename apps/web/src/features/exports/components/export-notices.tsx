@@ -4,7 +4,7 @@ import type { ExportJob } from '@phasewatch/shared';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useHubClient } from '@/features/realtime/realtime-provider';
+import { useHubClient } from '@/features/realtime';
 import { loadArea } from '@/i18n';
 import { downloadExport } from '../api/download-export';
 import { exportKeys, getExport } from '../api/get-exports';

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/config/paths';
 import { apiClient } from '@/lib/api';
-import { locationKeys } from './get-locations';
+import { locationKeys } from '@/lib/location-keys';
 
 /** DELETE locations/:id: the location and its tariffs; its devices stay, without a location. */
 export function useDeleteLocation() {

@@ -2,7 +2,7 @@ import type { Location, LocationSummary } from '@phasewatch/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/config/paths';
 import { apiClient } from '@/lib/api';
-import { locationKeys } from './get-locations';
+import { locationKeys } from '@/lib/location-keys';
 
 /** GET locations/:id; another user's or a deleted location answers 404 to the page. */
 export const locationQueryOptions = (id: number) =>

@@ -2,13 +2,7 @@ import type { Location } from '@phasewatch/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/config/paths';
 import { apiClient } from '@/lib/api';
-
-export const locationKeys = {
-  all: ['locations'] as const,
-  location: (id: number) => ['locations', id] as const,
-  summary: (id: number) => ['locations', id, 'summary'] as const,
-  tariffs: (id: number) => ['locations', id, 'tariffs'] as const,
-};
+import { locationKeys } from '@/lib/location-keys';
 
 /** GET locations: the user's locations with their tariffs and devices (no figures: see the summary). */
 export const locationsQueryOptions = () =>

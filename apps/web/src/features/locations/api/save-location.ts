@@ -2,7 +2,7 @@ import type { Location, LocationRequest } from '@phasewatch/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/config/paths';
 import { apiClient } from '@/lib/api';
-import { locationKeys } from './get-locations';
+import { locationKeys } from '@/lib/location-keys';
 
 /** POST locations (no id) or PUT locations/:id. */
 export function saveLocation(id: number | null, body: LocationRequest): Promise<Location> {

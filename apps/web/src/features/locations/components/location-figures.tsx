@@ -1,6 +1,6 @@
 import { SimpleGrid, Skeleton, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { formatKWh, formatMoney } from '@/features/tariffs/format';
+import { formatKWh, formatMoney } from '@/features/tariffs';
 import { useLocationSummary } from '../api/get-location';
 
 /** Energy and cost of a location this month (so far) and, unless compact, last month. */

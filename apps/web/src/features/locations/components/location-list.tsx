@@ -3,7 +3,7 @@ import { IconChartBar, IconEdit, IconMapPin, IconPlus } from '@tabler/icons-reac
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { paths } from '@/config/paths';
-import { SimulatedNote } from '@/features/tariffs/components/simulated-note';
+import { SimulatedNote } from '@/features/tariffs';
 import { errorTexts } from '@/lib/error-text';
 import { useLocations } from '../api/get-locations';
 import { DeleteLocationButton } from './delete-location';

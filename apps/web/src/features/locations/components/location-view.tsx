@@ -5,15 +5,14 @@ import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { paths } from '@/config/paths';
-import { useLocationTariffs } from '@/features/tariffs/api/get-tariff';
-import { SimulatedNote } from '@/features/tariffs/components/simulated-note';
-import { formatPrice } from '@/features/tariffs/format';
+import { loadProsumerTab } from '@/features/prosumer';
+import { formatPrice, SimulatedNote, useLocationTariffs } from '@/features/tariffs';
 import { withArea } from '@/i18n';
 import { DeleteLocationButton } from './delete-location';
 import { LocationFigures } from './location-figures';
 
 /** The Prosumer tab (issue 33), loaded with its texts when first shown. */
-const ProsumerTab = lazy(withArea('prosumer', () => import('@/features/prosumer/components/prosumer-tab')));
+const ProsumerTab = lazy(withArea('prosumer', loadProsumerTab));
 
 /** `/locations/view/{id}`: the location, its energy and cost this month and last, its tariffs and devices. */
 export function LocationView({ location }: { location: Location }) {

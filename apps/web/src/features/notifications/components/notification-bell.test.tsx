@@ -4,7 +4,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
-import { RealtimeProvider } from '@/features/realtime/realtime-provider';
+import { RealtimeProvider } from '@/features/realtime';
 import { fakeHubFactory } from '@/test/fake-hub';
 import { renderUi } from '@/test/render';
 import { notificationKeys } from '../api/notification-keys';

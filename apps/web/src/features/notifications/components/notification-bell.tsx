@@ -5,7 +5,7 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { paths } from '@/config/paths';
-import { useHubClient } from '@/features/realtime/realtime-provider';
+import { useHubClient } from '@/features/realtime';
 import { withArea } from '@/i18n';
 import { useUnreadCount } from '../api/get-unread-count';
 import { notificationKeys } from '../api/notification-keys';

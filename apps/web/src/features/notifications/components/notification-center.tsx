@@ -5,7 +5,7 @@ import { IconChecks } from '@tabler/icons-react';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { useDevices } from '@/features/devices/api/get-devices';
+import { useDevices } from '@/lib/devices-query';
 import { errorTexts } from '@/lib/error-text';
 import { useNotifications } from '../api/get-notifications';
 import { useMarkAllRead } from '../api/mark-all-read';

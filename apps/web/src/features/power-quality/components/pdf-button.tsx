@@ -2,7 +2,7 @@ import { Button } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconFileTypePdf } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { useCreateExport } from '@/features/exports/api/create-export';
+import { useCreateExport } from '@/features/exports';
 import { errorTexts } from '@/lib/error-text';
 
 /** Queues the week's PDF report as an export job; the app-wide export notices offer it when it is ready. */

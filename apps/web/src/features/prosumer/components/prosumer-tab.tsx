@@ -30,7 +30,7 @@ import {
 } from '@phasewatch/shared';
 import { type FormEvent, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatKWh, formatMoney } from '@/features/tariffs/format';
+import { formatKWh, formatMoney } from '@/features/tariffs';
 import { fieldErrorsOf } from '@/lib/error-text';
 import { useBalance, useLedger, useProsumerSettings, useSaveProsumerSettings, useSaveRcem } from '../api';
 import { BalanceBars } from './balance-bars';

@@ -1,8 +1,8 @@
 import type { Tariff } from '@phasewatch/shared';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '@/config/paths';
-import { locationKeys } from '@/features/locations/api/get-locations';
 import { apiClient } from '@/lib/api';
+import { locationKeys } from '@/lib/location-keys';
 
 /** GET locations/:locationId/tariffs: the location's tariffs with their prices. */
 export function useLocationTariffs(locationId: number, enabled = true) {

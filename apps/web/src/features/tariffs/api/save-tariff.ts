@@ -1,8 +1,8 @@
 import type { Tariff, TariffRequest } from '@phasewatch/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/config/paths';
-import { locationKeys } from '@/features/locations/api/get-locations';
 import { apiClient } from '@/lib/api';
+import { locationKeys } from '@/lib/location-keys';
 
 /** POST locations/:locationId/tariffs (no id) or PUT …/tariffs/:tariffId: the whole tariff with its price history. */
 export function useSaveTariff(locationId: number, tariffId: number | null) {

@@ -1,6 +1,6 @@
 import uPlot from 'uplot';
 import { describe, expect, it } from 'vitest';
-import { zonedDate } from './uplot-chart';
+import { zonedDate } from './zoned-date';
 
 describe('zonedDate (the charts’ tzDate)', () => {
   // uPlot's own helper is the reference: the same wall-clock fields, across DST changes and odd offsets.

@@ -4,6 +4,11 @@ import { api } from '@/config/paths';
 import { apiClient } from '@/lib/api';
 import { ApiError } from '@/lib/api-client';
 
+/**
+ * The user's device list, one cached query: the dashboard, the devices pages, analytics, exports, imports
+ * and the notification centre all read it, so it belongs to none of those features.
+ */
+
 /** GET devices; a server without the endpoint yet (404) counts as no devices. */
 export async function getDevices(): Promise<DeviceListItem[]> {
   try {
