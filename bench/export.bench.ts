@@ -4,7 +4,7 @@ import path from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { type ExportRequestParsed, zonedTimeToUtc } from '@phasewatch/shared';
-import { ZonedIso } from '../apps/server/src/modules/exports/zoned-iso.js';
+import { ZonedIso } from '../apps/server/src/modules/exports/index.js';
 import type { BenchContext } from './run.js';
 import { timed } from './support/timing.js';
 import { BENCH_PARAMS, benchApp, benchReadings } from './telemetry-fixtures.js';
@@ -65,7 +65,7 @@ async function oneDialect(ctx: BenchContext, dialect: 'sqlite' | 'postgres'): Pr
   const app = await benchApp(dialect, ctx.pgUrl);
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'phasewatch-export-bench-'));
   try {
-    const { telemetry, analytics } = app.ctx;
+    const { telemetry, analytics, jobs } = app.ctx;
     // A year of 1-minute readings of 10 parameters, loaded as ingest writes them (raw rows and rollups).
     for (let i = 0; i < count; i += LOAD_BATCH) {
       await telemetry.writer.write({
@@ -91,7 +91,7 @@ async function oneDialect(ctx: BenchContext, dialect: 'sqlite' | 'postgres'): Pr
     const exportOnce = () =>
       peakRss(async () => {
         const job = await analytics.exports.create(app.userId, request);
-        await analytics.jobs.idle(600_000);
+        await jobs.queue.idle(600_000);
         return analytics.exports.get(app.userId, job.id);
       });
     // The first run from cold (the memory a server sees); then the export and the plain loop taken in
@@ -175,7 +175,7 @@ async function oneDialect(ctx: BenchContext, dialect: 'sqlite' | 'postgres'): Pr
     // The PDF at its longest hourly range (124 days: ~3,000 rows, ~60 pages).
     const pdf = await peakRss(async () => {
       const j = await analytics.exports.create(app.userId, { ...request, interval: '1h', format: 'pdf', from, to: from + 124 * DAY });
-      await analytics.jobs.idle(600_000);
+      await jobs.queue.idle(600_000);
       return analytics.exports.get(app.userId, j.id);
     });
     ctx.report(

@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import { RAW_COLUMNS } from '../apps/server/src/modules/readings/readings.raw.js';
+import { RAW_COLUMNS } from '../apps/server/src/modules/readings/index.js';
 import type { BenchContext } from './run.js';
 import { processUsage } from './support/fleet.js';
 import { BENCH_PARAMS, benchApp, benchReadings } from './telemetry-fixtures.js';

@@ -2,9 +2,8 @@ import { readFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { zonedTimeToUtc } from '@phasewatch/shared';
-import { type ExportJobInput, run as runExportInProcess } from '../apps/server/src/modules/exports/export-job.js';
-import { ChunkSink } from '../apps/server/src/modules/exports/exports.repository.js';
-import type { ExportPayload } from '../apps/server/src/modules/exports/exports.service.js';
+import { ChunkSink } from '../apps/server/src/jobs/chunk-sink.js';
+import { type ExportJobInput, type ExportPayload, runExportJob as runExportInProcess } from '../apps/server/src/modules/exports/index.js';
 import type { BenchContext } from './run.js';
 import { registerFleet } from './support/fleet.js';
 import { percentile } from './support/hub-clients.js';
@@ -96,7 +95,7 @@ async function oneDialect(ctx: BenchContext, dialect: 'sqlite' | 'postgres'): Pr
   const from = to - DAYS * DAY;
   const count = Math.round((to - from) / MIN);
   const app = await benchApp(dialect, ctx.pgUrl);
-  const { telemetry, analytics, storage } = app.ctx;
+  const { telemetry, analytics, jobs, storage } = app.ctx;
   try {
     // The exporting user's meter: DAYS of 1-minute readings of 10 parameters, as ingest writes them.
     for (let i = 0; i < count; i += LOAD_BATCH) {
@@ -107,7 +106,7 @@ async function oneDialect(ctx: BenchContext, dialect: 'sqlite' | 'postgres'): Pr
       });
     }
     await telemetry.compactNow();
-    await analytics.pool.warm();
+    await jobs.pool.warm();
 
     const port = Number(new URL(app.base).port);
     const fleet = await registerFleet(port, METERS);

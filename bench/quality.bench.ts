@@ -1,7 +1,7 @@
 import { localWeek, type PowerQualityResponse } from '@phasewatch/shared';
-import { DevicesRepository } from '../apps/server/src/modules/devices/devices.repository.js';
-import { LocationsRepository } from '../apps/server/src/modules/locations/locations.repository.js';
-import { loadPowerQualityReport, type PowerQualitySource } from '../apps/server/src/modules/power-quality/power-quality.service.js';
+import { DevicesRepository } from '../apps/server/src/modules/devices/index.js';
+import { LocationsRepository } from '../apps/server/src/modules/locations/index.js';
+import { loadPowerQualityReport, type PowerQualitySource } from '../apps/server/src/modules/power-quality/index.js';
 import { DEMO_FLEET } from '../apps/simulator/src/embedded.js';
 import { createModel, KIND_TYPE_CODES } from '../apps/simulator/src/models/index.js';
 import type { BenchContext } from './run.js';

@@ -1,5 +1,5 @@
 import { bucketEnergy, localDayStarts, zonedTimeToUtc } from '@phasewatch/shared';
-import { type ReadingsColumns, releaseColumns } from '../apps/server/src/modules/readings/readings.json.js';
+import { type ReadingsColumns, releaseColumns } from '../apps/server/src/modules/readings/index.js';
 import type { BenchContext } from './run.js';
 import { devicesOf, footprintOf, perReading, v1Footprint } from './support/footprint.js';
 import { timed } from './support/timing.js';

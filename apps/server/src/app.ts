@@ -8,33 +8,34 @@ import { APP_VERSION_HEADER } from '@phasewatch/shared';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController, type onRequestAsyncHookHandler } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import helmet from 'helmet';
+import type { AppContext } from './app-context.js';
 import { makeAuthenticate } from './auth/authenticate.js';
 import { AccessTokens } from './auth/tokens.js';
 import type { AppConfig } from './config.js';
-import type { AppContext, BaseContext } from './context.js';
+import type { BaseContext } from './context.js';
 import { EventBus } from './events/bus.js';
 import { errorBody, frameworkErrorOptions, registerErrorHandling } from './http/errors.js';
 import { collectRoutes, registerApiDocs } from './http/openapi.js';
 import { registerRateLimits } from './http/rate-limits.js';
+import { createJobs } from './jobs/index.js';
 import { AppMetrics } from './metrics/metrics.js';
 import { METRICS_PATH, registerMetrics } from './metrics/metrics.routes.js';
-import { AccountsRepository } from './modules/accounts/accounts.repository.js';
-import { accountsRoutes } from './modules/accounts/accounts.routes.js';
-import { AccountsService } from './modules/accounts/accounts.service.js';
+import { AccountsRepository, AccountsService, accountsRoutes } from './modules/accounts/index.js';
 import { createAnalytics } from './modules/analytics/index.js';
-import { healthRoutes } from './modules/health/health.routes.js';
-import { createImports } from './modules/imports/index.js';
+import { EXPORT_JOB_KINDS } from './modules/exports/index.js';
+import { healthRoutes } from './modules/health/index.js';
+import { createImports, IMPORT_JOB_KINDS } from './modules/imports/index.js';
 import { createHomeAssistant } from './modules/integrations/index.js';
 import {
   createMailChannel,
   createNotifications,
   type Notifications,
   type NotificationsBuildOptions,
-} from './modules/notifications/notifications.module.js';
-import { createPlaces } from './modules/places.js';
-import { createPowerQuality } from './modules/power-quality/index.js';
-import { powerQualityPdfJob } from './modules/power-quality/power-quality.job.js';
-import { createTelemetry } from './modules/telemetry.js';
+  passwordResetMailer,
+} from './modules/notifications/index.js';
+import { createPlaces } from './modules/places/index.js';
+import { createPowerQuality, POWER_QUALITY_JOB_KINDS, powerQualityPdfJob } from './modules/power-quality/index.js';
+import { createTelemetry } from './modules/telemetry/index.js';
 import { createRealtime } from './realtime/index.js';
 import { openStorage, type Storage } from './storage/database.js';
 import { migrateToLatest } from './storage/migrate.js';
@@ -112,7 +113,7 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
     loginFailureWindowMs: config.loginFailureWindowMs,
     publicUrl: config.publicUrl,
     events,
-    mail,
+    resetMail: passwordResetMailer(mail),
   });
   const base: BaseContext = { config, storage, tokens, accounts, events, metrics };
   app.decorate('authenticate', makeAuthenticate(accounts.checkAccess));
@@ -177,15 +178,17 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
   notifications = await createNotifications(app, { ...base, telemetry, realtime }, mail, opts.notifications);
   const places = await createPlaces(app, base, telemetry);
   const powerQuality = await createPowerQuality(app, base, telemetry);
+  // The job queue and its threads, owned by no feature: each feature hands in its kinds (module URLs).
+  const jobs = createJobs(app, base, { ...EXPORT_JOB_KINDS, ...POWER_QUALITY_JOB_KINDS, ...IMPORT_JOB_KINDS });
   // Issue 30: the power-quality PDF runs as an export job beside the data exports.
-  const analytics = await createAnalytics(app, base, telemetry, realtime, {
+  const analytics = await createAnalytics(app, base, telemetry, realtime, jobs, {
     ...places.reportExtras,
     powerQuality: powerQualityPdfJob(powerQuality),
   });
-  // History imports run on the analytics job queue (issue 31), their parsing on its job threads.
-  const imports = await createImports(app, base, telemetry, analytics.jobs, analytics.pool);
+  // History imports run on the job queue (issue 31), their parsing on its job threads.
+  const imports = await createImports(app, base, telemetry, jobs.queue, jobs.pool);
   const homeAssistant = createHomeAssistant(app, base, places.reportExtras);
-  const ctx: AppContext = { ...base, telemetry, realtime, notifications, places, analytics, imports, homeAssistant, routes };
+  const ctx: AppContext = { ...base, telemetry, realtime, notifications, places, jobs, analytics, imports, homeAssistant, routes };
 
   const indexHtml = path.join(config.webDistDir, 'index.html');
   const hasWeb = existsSync(indexHtml);

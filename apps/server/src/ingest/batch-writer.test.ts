@@ -1,7 +1,7 @@
 import { zonedTimeToUtc } from '@phasewatch/shared';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ReadingsRepository } from '../modules/readings/readings.repository.js';
+import { ReadingsRepository } from '../modules/readings/index.js';
 import { createTestStorage, DIALECTS, insertOwnerWithDevices, type TestStorage } from '../test/storage.js';
 import { BatchWriter } from './batch-writer.js';
 

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { NO_METRICS, type WriterMetrics } from '../metrics/metrics.js';
-import { batchSize, type ReadingsRepository, readingsOf, type WriteBatch } from '../modules/readings/readings.repository.js';
+import { batchSize, type ReadingsRepository, readingsOf, type WriteBatch } from '../modules/readings/index.js';
 
 interface Job {
   batch: WriteBatch;

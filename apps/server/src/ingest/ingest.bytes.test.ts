@@ -1,6 +1,6 @@
 import { checkIngestRequest, type IngestRequest } from '@phasewatch/shared';
 import { describe, expect, it } from 'vitest';
-import { columnarBatch } from '../modules/readings/readings.repository.js';
+import { columnarBatch } from '../modules/readings/index.js';
 import { type ParsedIngest, parseIngestBytes } from './ingest.bytes.js';
 
 /** What the general path makes of a body: JSON.parse, the request check, then columns; null unless clean and strictly ordered. */

@@ -80,6 +80,6 @@ export const ingestRoutes: FastifyPluginAsyncZod<{ ingest: IngestService }> = as
 declare module 'fastify' {
   interface FastifyRequest {
     /** Set on `/ingest` from `X-Device-Key`. */
-    ingestDevice: import('../modules/devices/devices.repository.js').IngestIdentity;
+    ingestDevice: import('../modules/devices/index.js').IngestIdentity;
   }
 }

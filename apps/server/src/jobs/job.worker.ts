@@ -3,12 +3,11 @@ import type { CounterRules } from '@phasewatch/shared';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
-import { ChunkSink } from '../modules/exports/exports.repository.js';
-import { ReadingsRepository } from '../modules/readings/readings.repository.js';
-import { ReadingsService } from '../modules/readings/readings.service.js';
+import { ReadingsRepository, ReadingsService } from '../modules/readings/index.js';
 import type { Storage } from '../storage/database.js';
 import type { Database } from '../storage/schema.js';
-import { JOB_KINDS, type JobKind, type JobKindContext } from './kinds.js';
+import { ChunkSink } from './chunk-sink.js';
+import type { JobKind, JobKindContext, JobKinds } from './kinds.js';
 import type { FromJobThread, JobTarget, ToJobThread } from './pool.js';
 
 /**
@@ -16,7 +15,7 @@ import type { FromJobThread, JobTarget, ToJobThread } from './pool.js';
  * one job at a time of a kind from the registry (kinds.ts). Importing storage/database.js (through the
  * readings modules) sets the same PostgreSQL type parsers as the main thread's.
  */
-const { target, rules, extraKinds } = workerData as { target: JobTarget; rules: CounterRules; extraKinds: Record<string, string> };
+const { target, rules, kinds } = workerData as { target: JobTarget; rules: CounterRules; kinds: JobKinds };
 
 const port = parentPort;
 if (!port) throw new Error('job.worker runs as a worker thread');
@@ -78,11 +77,9 @@ interface Current {
 let current: Current | null = null;
 
 async function kindOf(name: string): Promise<JobKind> {
-  const extra = extraKinds[name];
-  if (extra) return (await import(extra)) as JobKind;
-  const load = JOB_KINDS[name];
-  if (!load) throw new Error(`unknown job kind ${name}`);
-  return load();
+  const url = kinds[name];
+  if (!url) throw new Error(`unknown job kind ${name}`);
+  return (await import(url)) as JobKind;
 }
 
 async function run(kind: string, input: unknown): Promise<void> {

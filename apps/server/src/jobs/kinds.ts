@@ -1,6 +1,5 @@
 import type { Writable } from 'node:stream';
-import type { ReadingsRepository } from '../modules/readings/readings.repository.js';
-import type { ReadingsService } from '../modules/readings/readings.service.js';
+import type { ReadingsRepository, ReadingsService } from '../modules/readings/index.js';
 import type { Storage } from '../storage/database.js';
 
 /**
@@ -35,15 +34,13 @@ export interface JobKind<I = unknown, R = unknown> {
 }
 
 /**
- * The registry: a kind's name and the module that runs it (imported in the worker on first use). Adding a
- * kind is: write a module exporting `run(input, ctx)`, add a line here, and call `pool.run('<kind>', input,
- * ...)` from the queue handler on the main thread (see modules/exports/exports.service.ts).
+ * The kinds a pool runs, by name → the URL of the module exporting its `run` (imported in the thread on first
+ * use; see `moduleUrl` in storage/worker.ts). Each feature's front exports its kinds (`EXPORT_JOB_KINDS`,
+ * `POWER_QUALITY_JOB_KINDS`, `IMPORT_JOB_KINDS`) and app.ts hands them to the pool: the jobs facility imports
+ * no feature. Adding a kind is: write a module exporting `run(input, ctx)`, name it in the feature's kinds,
+ * and call `pool.run('<kind>', input, ...)` from the queue handler on the main thread.
  */
-export const JOB_KINDS: Record<string, () => Promise<JobKind>> = {
-  export: () => import('../modules/exports/export-job.js') as Promise<JobKind>,
-  'power-quality-pdf': () => import('../modules/power-quality/power-quality.kind.js') as Promise<JobKind>,
-  import: () => import('../modules/imports/import.kind.js') as Promise<JobKind>,
-};
+export type JobKinds = Record<string, string>;
 
 /** A job's failure the user can read: an i18n key of the web's `jobs` texts, stored as the job's error. */
 export class JobFailure extends Error {

@@ -1,6 +1,6 @@
 import type { JobKindContext } from './kinds.js';
 
-/** Kinds the pool's tests run (registered through `extraKinds`): one that works, and ones that end their thread. */
+/** Kinds the pool's tests run (handed to the pool as its `kinds`): one that works, and ones that end their thread. */
 export async function run(input: { what: 'echo' | 'exit' | 'throwLater' | 'hog' | 'write' | 'wait' | 'send' }, ctx: JobKindContext) {
   switch (input.what) {
     case 'echo': {

@@ -34,7 +34,7 @@ describe.each(DIALECTS)('job pool (%s)', (dialect) => {
       rules: { jitterRatio: 0.9, gapLimitMs: 3_600_000 },
       maxOldGenerationSizeMb: 48,
       log: pino({ level: 'silent' }),
-      extraKinds: kinds,
+      kinds,
       cancelGraceMs: 2000,
     });
     pool.start();

@@ -4,7 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type pg from 'pg';
 import type { Storage } from '../storage/database.js';
 import { moduleWorker } from '../storage/worker.js';
-import { JOB_FAILURES, JobFailure } from './kinds.js';
+import { JOB_FAILURES, JobFailure, type JobKinds } from './kinds.js';
 
 /** Where a job thread reads: the SQLite data file (read-only), or the PostgreSQL database (a pool of its own). */
 export type JobTarget = { dialect: 'sqlite'; file: string } | { dialect: 'postgres'; url: string };
@@ -56,8 +56,8 @@ export interface JobPoolOptions {
   /** A thread's heap limit (`JOB_WORKER_MEMORY_MB`): past it the thread ends, its job fails, a new thread starts. */
   maxOldGenerationSizeMb: number;
   log: FastifyBaseLogger;
-  /** Extra kinds by name → module URL (tests: kinds that crash or run out of memory). */
-  extraKinds?: Record<string, string>;
+  /** The kinds the threads run, by name → module URL (kinds.ts; tests add kinds that crash or run out of memory). */
+  kinds: JobKinds;
   /** How long a cancelled job may take to stop before its thread is ended. */
   cancelGraceMs?: number;
 }
@@ -160,7 +160,7 @@ export class JobPool {
 
   private spawn(): void {
     const worker = moduleWorker(import.meta.url, 'job.worker', {
-      workerData: { target: this.opts.target, rules: this.opts.rules, extraKinds: this.opts.extraKinds ?? {} },
+      workerData: { target: this.opts.target, rules: this.opts.rules, kinds: this.opts.kinds },
       resourceLimits: { maxOldGenerationSizeMb: this.opts.maxOldGenerationSizeMb } satisfies ResourceLimits,
     });
     const slot: Slot = { worker, ready: false, task: null, lastError: null, cancelTimer: null };

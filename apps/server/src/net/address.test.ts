@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { NetworkGuard } from '../collectors/network-guard.js';
-import { isBlockedAddress } from '../modules/notifications/channels/push-endpoint.js';
+import { isBlockedAddress } from '../modules/notifications/index.js';
 import { embeddedIPv4, ipv6Groups, isInternalAddress } from './address.js';
 
 describe('one reading of IP addresses for push endpoints and collectors', () => {

@@ -8,7 +8,7 @@ import { bearerToken } from '../auth/authenticate.js';
 import type { BaseContext } from '../context.js';
 import type { DeviceStatusChanged, DomainEvents, ReadingCommitted } from '../events/bus.js';
 import { keyedError, unauthorized } from '../http/errors.js';
-import type { Telemetry } from '../modules/telemetry.js';
+import type { Telemetry } from '../modules/telemetry/index.js';
 import { DashboardHub, type HubOptions, type HubStats } from './dashboard-hub.js';
 import { type FanoutEvent, PgFanout } from './pg-fanout.js';
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { type BuildOptions, buildApp } from '../app.js';
+import type { AppContext } from '../app-context.js';
 import { type AppConfig, loadConfig } from '../config.js';
-import type { AppContext } from '../context.js';
 import type { Dialect } from '../storage/database.js';
 import { createTestStorage } from './storage.js';
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app.js';
+import type { AppContext } from '../app-context.js';
 import { type AppConfig, loadConfig } from '../config.js';
-import type { AppContext } from '../context.js';
 import { openStorage } from '../storage/database.js';
 import { createTestDatabase } from './storage.js';
 

@@ -10,11 +10,10 @@ import type { FastifyBaseLogger } from 'fastify';
 import { DUMMY_HASH, hashPassword, verifyPassword } from '../../auth/passwords.js';
 import { type AccessClaims, type AccessTokens, randomToken, sha256 } from '../../auth/tokens.js';
 import type { EventBus } from '../../events/bus.js';
+import { serverDate } from '../../http/dates.js';
 import { keyedError, unauthorized } from '../../http/errors.js';
 import { languageOf } from '../../i18n/messages.js';
 import type { UserRow } from '../../storage/schema.js';
-import type { MailChannel } from '../notifications/channels/mail.channel.js';
-import { passwordResetMail } from '../notifications/notifications.texts.js';
 import type { AccountsRepository } from './accounts.repository.js';
 import { LoginThrottle } from './login-throttle.js';
 
@@ -32,19 +31,18 @@ export interface AccountsServiceOptions {
   publicUrl: string;
   /** Told about ended sessions, so the realtime hub closes their connections. */
   events?: EventBus;
-  /** The mail server of `SMTP_URL` (password-reset links), or null: the link goes to the log. */
-  mail?: MailChannel | null;
+  /** Sends password-reset links by mail (the mail server of `SMTP_URL`), or null: the link goes to the log. */
+  resetMail?: ResetMailer | null;
 }
+
+/**
+ * Mails a password-reset link (`url`) to `to` in language `lng`; handed in at wiring (the notifications'
+ * mail channel), so accounts import nothing of notifications.
+ */
+export type ResetMailer = (lng: Language, to: string, name: string, url: string) => void;
 
 const RESET_TTL_MS = 60 * 60_000;
 const REFRESH_REUSE_GRACE_MS = 30_000;
-
-const pad = (n: number) => String(n).padStart(2, '0');
-/** Server dates are UTC `YYYY-MM-DD HH:mm:ss` (spec section 1). */
-export function serverDate(ms: number): string {
-  const d = new Date(ms);
-  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
-}
 
 export function toUser(row: UserRow): User {
   return {
@@ -213,9 +211,9 @@ export class AccountsService {
     await this.repo.endPasswordResets(row.id, now);
     await this.repo.insertPasswordReset({ token_hash: sha256(token), user_id: row.id, expires_at: now + RESET_TTL_MS, created_at: now });
     const resetUrl = `${this.opts.publicUrl.replace(/\/+$/, '')}/reset-password?token=${token}`;
-    if (this.opts.mail) {
+    if (this.opts.resetMail) {
       // The link goes by mail only: a log line would let whoever reads the logs reset the password.
-      this.opts.mail.send(passwordResetMail(languageOf(row.language), row.email, row.full_name, resetUrl), 'password reset');
+      this.opts.resetMail(languageOf(row.language), row.email, row.full_name, resetUrl);
       this.log.info({ email: row.email }, 'password reset mail queued');
       return;
     }

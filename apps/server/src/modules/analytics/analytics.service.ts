@@ -19,10 +19,8 @@ import {
 } from '@phasewatch/shared';
 import { keyedError } from '../../http/errors.js';
 import type { DeviceRow } from '../../storage/schema.js';
-import type { DevicesRepository } from '../devices/devices.repository.js';
-import type { ReadingsColumns } from '../readings/readings.json.js';
-import { releaseColumns } from '../readings/readings.json.js';
-import type { ReadingsService } from '../readings/readings.service.js';
+import type { DevicesRepository } from '../devices/index.js';
+import { type ReadingsColumns, type ReadingsService, releaseColumns } from '../readings/index.js';
 import { dateOf, dayEdges, dayStartOf, isoWeekday, localHours, pad2 } from './heatmap.js';
 
 const H1 = 3_600_000;

@@ -8,8 +8,8 @@ import {
   FALLBACK_TIMEZONE,
 } from '@phasewatch/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { deviceIdParams } from '../devices/devices.routes.js';
-import type { DevicesService } from '../devices/devices.service.js';
+import { deviceIdParams } from '../../http/params.js';
+import type { DevicesService } from '../devices/index.js';
 import type { CollectorsService } from './collectors.service.js';
 
 /** The connection test, discovery and a collected device's status (signed-in users; another user's device answers 404). */

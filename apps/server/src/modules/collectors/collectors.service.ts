@@ -31,10 +31,10 @@ import {
 import { probeTasmota } from '../../collectors/tasmota.js';
 import type { AppConfig } from '../../config.js';
 import type { EventBus } from '../../events/bus.js';
+import { serverDate } from '../../http/dates.js';
 import { ApiError, keyedError } from '../../http/errors.js';
 import type { IngestService } from '../../ingest/ingest.service.js';
-import { serverDate } from '../accounts/accounts.service.js';
-import type { DevicesService } from '../devices/devices.service.js';
+import type { DevicesService } from '../devices/index.js';
 import { type InstanceMembership, type MembershipTimings, rendezvousOwner } from './collectors.membership.js';
 import type { CollectorsRepository, CollectorWithDevice } from './collectors.repository.js';
 

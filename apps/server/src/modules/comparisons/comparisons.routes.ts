@@ -1,9 +1,10 @@
-import { comparisonRequestSchema, comparisonSchema, idParamSchema } from '@phasewatch/shared';
+import { comparisonRequestSchema, comparisonSchema } from '@phasewatch/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { idParams } from '../../http/params.js';
 import type { ComparisonsService } from './comparisons.service.js';
 
-const params = z.strictObject({ id: idParamSchema });
+const params = idParams;
 
 /** Saved comparisons of the signed-in user: list, create, read, rename / change, delete. Another user's answers 404. */
 export const comparisonsRoutes: FastifyPluginAsyncZod<{ comparisons: ComparisonsService }> = async (app, { comparisons }) => {

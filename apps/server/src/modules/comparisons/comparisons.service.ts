@@ -1,8 +1,8 @@
 import { type Comparison, type ComparisonSeries, isStorableId } from '@phasewatch/shared';
+import { serverDate } from '../../http/dates.js';
 import { keyedError, notFound } from '../../http/errors.js';
 import type { ComparisonRow } from '../../storage/schema.js';
-import { serverDate } from '../accounts/accounts.service.js';
-import type { DevicesRepository } from '../devices/devices.repository.js';
+import type { DevicesRepository } from '../devices/index.js';
 import type { ComparisonsRepository } from './comparisons.repository.js';
 
 const comparisonNotFound = () => notFound('Comparison not found');

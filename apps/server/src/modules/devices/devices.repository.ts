@@ -1,7 +1,7 @@
 import { isStorableId } from '@phasewatch/shared';
 import type { Kysely, Updateable } from 'kysely';
 import type { Database, DeviceRow, DevicesTable } from '../../storage/schema.js';
-import { type LatestRawReading, latestRawReadings } from '../readings/readings.latest.js';
+import { type LatestRawReading, latestRawReadings } from '../readings/index.js';
 
 export type NewDevice = Omit<
   DeviceRow,

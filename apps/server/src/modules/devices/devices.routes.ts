@@ -1,9 +1,11 @@
 import {
+  type CollectorSource,
+  type CreateDeviceRequest,
+  type CreateDeviceResponse,
   createDeviceRequestSchema,
   createDeviceResponseSchema,
   deviceListItemSchema,
   deviceSchema,
-  idParamSchema,
   limitsSchema,
   meterValueSchema,
   notificationSettingsSchema,
@@ -13,14 +15,19 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { badRequest } from '../../http/errors.js';
-import type { CollectorsService } from '../collectors/collectors.service.js';
+import { deviceIdParams } from '../../http/params.js';
 import type { DevicesService } from './devices.service.js';
 
-/** `:id` of a device: canonical decimal digits only (`parseId`); an id no row can have answers 404. */
-export const deviceIdParams = z.strictObject({ id: idParamSchema });
+/**
+ * What the devices routes need of the collectors (handed in at wiring; devices import nothing of them): a
+ * device Phasewatch reads itself is tested, registered and read by them.
+ */
+export interface CollectedDevices {
+  createDevice(userId: number, body: CreateDeviceRequest & { source: CollectorSource }): Promise<CreateDeviceResponse>;
+}
 
 /** Devices of the signed-in user; another user's device answers 404. */
-export const devicesRoutes: FastifyPluginAsyncZod<{ devices: DevicesService; collectors?: CollectorsService }> = async (
+export const devicesRoutes: FastifyPluginAsyncZod<{ devices: DevicesService; collectors?: CollectedDevices }> = async (
   app,
   { devices, collectors },
 ) => {

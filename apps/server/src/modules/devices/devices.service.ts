@@ -24,14 +24,11 @@ import {
 import type { Updateable } from 'kysely';
 import { randomToken, sha256 } from '../../auth/tokens.js';
 import type { EventBus } from '../../events/bus.js';
+import { serverDate } from '../../http/dates.js';
 import { ApiError, keyedError } from '../../http/errors.js';
 import type { DeviceRow, DevicesTable } from '../../storage/schema.js';
-import { serverDate } from '../accounts/accounts.service.js';
-import type { DevicePlacement } from '../locations/locations.service.js';
-import type { ReadingsColumns } from '../readings/readings.json.js';
-import type { LatestRawReading } from '../readings/readings.latest.js';
-import type { ReadingsRepository } from '../readings/readings.repository.js';
-import type { ReadingsQueryInput, ReadingsService } from '../readings/readings.service.js';
+import type { DevicePlacement } from '../locations/index.js';
+import type { LatestRawReading, ReadingsColumns, ReadingsQueryInput, ReadingsRepository, ReadingsService } from '../readings/index.js';
 import type { DevicesRepository, IngestIdentity } from './devices.repository.js';
 
 const macConflict = () => keyedError(409, 'errors.macTaken', { field: 'mac' });

@@ -1,7 +1,5 @@
 import { addLocalDays, parameterInfo, type ReadingInterval, startOfLocalDay } from '@phasewatch/shared';
-import { releaseColumns } from '../readings/readings.json.js';
-import type { ReadingsRepository } from '../readings/readings.repository.js';
-import type { ReadingsService } from '../readings/readings.service.js';
+import { type ReadingsRepository, type ReadingsService, releaseColumns } from '../readings/index.js';
 
 const DAY = 86_400_000;
 const WIDTH: Record<Exclude<ReadingInterval, 'raw' | '24h'>, number> = { '15m': 900_000, '30m': 1_800_000, '1h': 3_600_000 };

@@ -67,7 +67,7 @@ beforeAll(async () => {
     },
   });
   const job = res.json() as ExportJob;
-  await t.ctx.analytics.jobs.idle();
+  await t.ctx.jobs.queue.idle();
   const download = await t.app.inject({ method: 'POST', url: `/api/exports/${job.id}/download`, headers: user.auth });
   expect(download.statusCode).toBe(200);
   file = path.join(dir, 'formats.csv');

@@ -5,8 +5,8 @@ import { addLocalDays, energyDirection, FALLBACK_TIMEZONE, parameterInfo, type R
 import { stringify } from 'csv-stringify';
 import type { JobKindContext } from '../../jobs/kinds.js';
 import type { DeviceRow } from '../../storage/schema.js';
-import { DevicesRepository } from '../devices/devices.repository.js';
-import { releaseColumns } from '../readings/readings.json.js';
+import { DevicesRepository } from '../devices/index.js';
+import { releaseColumns } from '../readings/index.js';
 import { columnName, type ExportBlock, type ExportSource, exportBlocks, plainNumber, presentParameters } from './export-data.js';
 import type { PdfReport, PdfStat, TariffCostSection } from './export-pdf.js';
 import { ExportsRepository } from './exports.repository.js';

@@ -12,15 +12,15 @@ import {
   type ReadingInterval,
 } from '@phasewatch/shared';
 import type { FastifyBaseLogger } from 'fastify';
+import { serverDate } from '../../http/dates.js';
 import { ApiError, keyedError, notFound } from '../../http/errors.js';
 import type { JobContext, JobQueue, RunningJob } from '../../jobs/job-queue.js';
 import { QueueFullError } from '../../jobs/job-queue.js';
+import type { JobKinds } from '../../jobs/kinds.js';
 import type { JobPool } from '../../jobs/pool.js';
 import type { DeviceRow, JobRow } from '../../storage/schema.js';
-import { serverDate } from '../accounts/accounts.service.js';
-import type { DevicesRepository } from '../devices/devices.repository.js';
-import type { PowerQualityPdfJob } from '../power-quality/power-quality.job.js';
-import type { PowerQualityKindInput } from '../power-quality/power-quality.kind.js';
+import { moduleUrl } from '../../storage/worker.js';
+import type { DevicesRepository } from '../devices/index.js';
 import type { ExportJobInput } from './export-job.js';
 import type { TariffCostSection } from './export-pdf.js';
 import { EXPORTS_QUEUE, type ExportsRepository } from './exports.repository.js';
@@ -61,8 +61,31 @@ export interface ReportExtras {
   locationName(userId: number, device: DeviceRow): Promise<string | null>;
   tariffCosts(userId: number, device: DeviceRow, from: number, to: number): Promise<TariffCostSection | null>;
   /** Issue 30: the power-quality PDF job (modules/power-quality/power-quality.job.ts), when that module is there. */
-  powerQuality?: PowerQualityPdfJob;
+  powerQuality?: ReportCheck;
 }
+
+/**
+ * What the exports need of a report that is not a data export (the power-quality PDF): its request checked
+ * as its own route checks it (404 / 400), answering the period as UTC epoch ms. The report's module
+ * implements it; exports import nothing of it.
+ */
+export interface ReportCheck {
+  check(userId: number, deviceId: number, week: string): Promise<{ from: number; to: number }>;
+}
+
+/** The input of a report's job kind (the `power-quality-pdf` kind), as the exports queue it. */
+export interface ReportKindInput {
+  userId: number;
+  attempt: number;
+  deviceId: number;
+  week: string;
+  language: Language;
+  /** The request's "now" on the main thread: the week must have started by then, and the report says when it was made. */
+  now: number;
+}
+
+/** The job kinds of the exports (module URLs; app.ts hands them to the job pool): a data export's file. */
+export const EXPORT_JOB_KINDS: JobKinds = { export: moduleUrl(import.meta.url, 'export-job') };
 
 export const NO_EXTRAS: ReportExtras = {
   locationName: async () => null,
@@ -255,7 +278,7 @@ export class ExportsService {
     const p = job.payload;
     if (p.report === 'power-quality' && p.week) {
       // Issue 30's report: loaded and rendered on a job thread (the `power-quality-pdf` kind).
-      const pq: PowerQualityKindInput = {
+      const pq: ReportKindInput = {
         userId: job.userId,
         attempt: job.attempt,
         deviceId: p.deviceId,

@@ -455,7 +455,7 @@ describe.each(DIALECTS)('the export queue (%s)', (dialect) => {
     // The queue is full for everyone.
     const fifth = users[4] as User;
     await expectBusy(fifth, (await device(a.app, fifth)).device.id);
-    expect(a.ctx.analytics.jobs.queueDepths()).toMatchObject({ exports: 4 });
+    expect(a.ctx.jobs.queue.queueDepths()).toMatchObject({ exports: 4 });
     // The file is not there yet.
     expect((await a.app.inject({ method: 'POST', url: `/api/exports/${first.id}/download`, headers: user.auth })).statusCode).toBe(409);
     await a.app.close();

@@ -48,7 +48,7 @@ describe.each(DIALECTS)('exports run on job threads (%s)', (dialect) => {
     user = await signUp(t.app);
     dev = await meter(t.app, user, '41:00:00:00:00:01');
     await postDay(t.app, dev.ingestKey, day);
-    await t.ctx.analytics.pool.warm();
+    await t.ctx.jobs.pool.warm();
   });
   afterAll(async () => t?.close());
 

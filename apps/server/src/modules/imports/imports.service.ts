@@ -16,7 +16,7 @@ import { ApiError, keyedError } from '../../http/errors.js';
 import { type JobContext, type JobQueue, QueueFullError, type RunningJob } from '../../jobs/job-queue.js';
 import type { JobPool } from '../../jobs/pool.js';
 import type { Database, JobRow } from '../../storage/schema.js';
-import type { DevicesRepository } from '../devices/devices.repository.js';
+import type { DevicesRepository } from '../devices/index.js';
 import type { ImportKindInput, ImportKindMessage, ImportKindResult } from './import.kind.js';
 import type { ImportBatch, ImportSummary } from './import-run.js';
 import { storeUpload } from './imports.upload.js';

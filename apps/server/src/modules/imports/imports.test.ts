@@ -146,7 +146,7 @@ describe.each(DIALECTS)('history import (%s)', (dialect) => {
     });
     expect(ex.statusCode, ex.body).toBe(202);
     const exportId = (ex.json() as ExportJob).id;
-    await t.ctx.analytics.jobs.idle();
+    await t.ctx.jobs.queue.idle();
     const file = await t.app.inject({ method: 'POST', url: `/api/exports/${exportId}/download`, headers: user.auth });
     expect(file.statusCode).toBe(200);
 

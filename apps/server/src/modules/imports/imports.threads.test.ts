@@ -50,7 +50,7 @@ describe.each(DIALECTS)('imports run on job threads (%s)', (dialect) => {
     });
     expect(res.statusCode, res.body).toBe(200);
     deviceId = (res.json() as { device: { id: number } }).device.id;
-    await t.ctx.analytics.pool.warm();
+    await t.ctx.jobs.pool.warm();
   });
   afterAll(async () => t?.close());
 

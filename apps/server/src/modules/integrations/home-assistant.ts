@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import mqtt from 'mqtt';
 import type { EventBus } from '../../events/bus.js';
 import type { Database, DeviceRow } from '../../storage/schema.js';
-import { latestRawReadings } from '../readings/readings.latest.js';
+import { latestRawReadings } from '../readings/index.js';
 
 /*
  * Home Assistant through MQTT discovery (issue 31), the way Zigbee2MQTT, Tasmota and ESPHome appear in HA:

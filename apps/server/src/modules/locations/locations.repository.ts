@@ -1,24 +1,14 @@
 import { isStorableId } from '@phasewatch/shared';
 import type { Insertable, Kysely, Updateable } from 'kysely';
 import type { Database, LocationRow, LocationsTable } from '../../storage/schema.js';
-
-/** A device as locations and tariffs see it: where it is and what it costs. */
-export interface PlacedDevice {
-  id: number;
-  name: string;
-  type_code: number;
-  location_id: number | null;
-  default_tariff_id: number | null;
-  /** The role set by the user, or null (the default; issue 33). */
-  role: string | null;
-}
+import type { PlacedDevice, TariffLocations } from '../tariffs/index.js';
 
 /**
  * The only code touching the locations table, and the devices' placement columns (`location_id`,
  * `default_tariff_id`, which 0002 left to this module): everything else about devices is the devices
  * repository's.
  */
-export class LocationsRepository {
+export class LocationsRepository implements TariffLocations {
   constructor(private readonly db: Kysely<Database>) {}
 
   listForUser(userId: number): Promise<LocationRow[]> {

@@ -1,9 +1,10 @@
-import { idParamSchema, locationRequestSchema, locationSchema, locationSummarySchema } from '@phasewatch/shared';
+import { locationRequestSchema, locationSchema, locationSummarySchema } from '@phasewatch/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { idParams } from '../../http/params.js';
 import type { LocationsService } from './locations.service.js';
 
-const params = z.strictObject({ id: idParamSchema });
+const params = idParams;
 
 /** Locations of the signed-in user; another user's location answers 404. */
 export const locationsRoutes: FastifyPluginAsyncZod<{ locations: LocationsService }> = async (app, { locations }) => {

@@ -8,11 +8,10 @@ import {
   type TariffRef,
   timezoneForCountry,
 } from '@phasewatch/shared';
+import { serverDate } from '../../http/dates.js';
 import { keyedError } from '../../http/errors.js';
-import type { LocationRow } from '../../storage/schema.js';
-import { serverDate } from '../accounts/accounts.service.js';
-import type { TariffsRepository } from '../tariffs/tariffs.repository.js';
-import { locationNotFound, type TariffsService } from '../tariffs/tariffs.service.js';
+import type { DeviceRow, LocationRow } from '../../storage/schema.js';
+import { locationNotFound, type TariffsRepository, type TariffsService } from '../tariffs/index.js';
 import type { LocationsRepository } from './locations.repository.js';
 
 /** A device's location and default tariff, as a create or update asks for them (undefined: unchanged). */
@@ -42,6 +41,12 @@ export class LocationsService implements DevicePlacement {
     private readonly tariffs: TariffsService,
     private readonly now: () => number = Date.now,
   ) {}
+
+  /** The name of a device's location for its reports, or null when it has none. */
+  async reportName(userId: number, device: DeviceRow): Promise<string | null> {
+    if (device.location_id === null) return null;
+    return (await this.repo.findForUser(userId, device.location_id))?.name ?? null;
+  }
 
   private async own(userId: number, id: number): Promise<LocationRow> {
     const row = await this.repo.findForUser(userId, id);

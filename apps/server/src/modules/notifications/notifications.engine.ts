@@ -13,7 +13,7 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import type { DeviceStatusChanged, ReadingsCommitted } from '../../events/bus.js';
 import type { NotificationRow } from '../../storage/schema.js';
-import { notificationsOf } from '../devices/devices.service.js';
+import { notificationsOf } from '../devices/index.js';
 import type { DeliveryDevice, Dispatcher } from './notifications.dispatcher.js';
 import type { NotificationMetrics } from './notifications.metrics.js';
 import type { DeviceRuleRow, LatestAlarm, NotificationsRepository } from './notifications.repository.js';

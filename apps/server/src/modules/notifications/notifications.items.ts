@@ -6,8 +6,8 @@ import {
   type NotificationKind,
   notificationKindSchema,
 } from '@phasewatch/shared';
+import { serverDate } from '../../http/dates.js';
 import type { NotificationRow } from '../../storage/schema.js';
-import { serverDate } from '../accounts/accounts.service.js';
 
 const HOLDS = new Set<string>(['quietHours', 'muted', 'late', 'interval']);
 

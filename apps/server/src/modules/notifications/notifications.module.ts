@@ -1,22 +1,23 @@
-import { billingPeriod } from '@phasewatch/shared';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { AppConfig } from '../../config.js';
 import type { BaseContext } from '../../context.js';
 import type { AppMetrics } from '../../metrics/metrics.js';
 import type { Realtime } from '../../realtime/index.js';
-import { latestRawReadings } from '../readings/readings.latest.js';
-import type { Telemetry } from '../telemetry.js';
+import type { ResetMailer } from '../accounts/index.js';
+import type { Telemetry } from '../telemetry/index.js';
 import { HubChannel } from './channels/hub.channel.js';
 import { MailChannel } from './channels/mail.channel.js';
 import { PushChannel } from './channels/push.channel.js';
 import { type ResolveHost, systemResolver } from './channels/push-endpoint.js';
 import { Dispatcher } from './notifications.dispatcher.js';
-import { AlarmEngine, energySources } from './notifications.engine.js';
+import { billingPeriodEnergy } from './notifications.energy.js';
+import { AlarmEngine } from './notifications.engine.js';
 import { NotificationMetrics } from './notifications.metrics.js';
 import { NotificationsRepository } from './notifications.repository.js';
 import { notificationsRoutes } from './notifications.routes.js';
 import { NotificationsService } from './notifications.service.js';
 import { alarmStore } from './notifications.store.js';
+import { passwordResetMail } from './notifications.texts.js';
 
 /** Waits between delivery attempts of push and mail (five attempts in about a quarter of an hour). */
 export const RETRY_DELAYS_MS = [5_000, 30_000, 120_000, 600_000] as const;
@@ -71,6 +72,12 @@ export function createMailChannel(
   );
 }
 
+/** Password-reset links by the mail channel (accounts' `ResetMailer`), or null without one (the link goes to the log). */
+export function passwordResetMailer(mail: MailChannel | null): ResetMailer | null {
+  if (!mail) return null;
+  return (lng, to, name, url) => mail.send(passwordResetMail(lng, to, name, url), 'password reset');
+}
+
 /**
  * Registers the notification routes under /api and starts the rules: they listen on the event bus for
  * committed readings and status changes; the channels (hub, Web Push, mail) deliver what they raise.
@@ -103,30 +110,7 @@ export async function createNotifications(
     repo,
     store,
     dispatcher,
-    periodEnergy: async (d, now) => {
-      // The billing period's local days only (stored day rollups, the current hour from raw rows), not the
-      // device's whole history as the energy answer reads it.
-      const period = billingPeriod(now, d.timezone, d.billingStartDate, d.billingPeriodMonths);
-      const sources = energySources(d.direction);
-      const days = await base.telemetry.readings.readings(d.id, d.timezone, {
-        from: period.start,
-        to: Math.max(period.start + 1, now + 1),
-        interval: '24h',
-        params: sources,
-      });
-      const energyOf = (name: string): number | null => {
-        const s = days.series[name];
-        if (s?.kind !== 'counter') return null;
-        let e = 0;
-        for (const v of s.delta) if (!Number.isNaN(v)) e += v;
-        return e;
-      };
-      const [total, ...phases] = sources;
-      const energyKwh = energyOf(total as string) ?? phases.reduce((a, p) => a + (energyOf(p) ?? 0), 0);
-      // After the energy: a reading committed in between is in the newest, not the energy, and is not counted twice.
-      const latest = (await latestRawReadings(base.storage.db, base.storage.dialect, d.userId, d.id)).get(d.id) ?? null;
-      return { energyKwh, latest };
-    },
+    periodEnergy: billingPeriodEnergy(base.telemetry.readings, base.storage),
     counterRules: { jitterRatio: config.energyJitterRatio, gapLimitMs: config.energyGapLimitMs },
     log,
     metrics,

@@ -1,5 +1,4 @@
 import {
-  idParamSchema,
   notificationItemSchema,
   notificationsQuerySchema,
   notificationsResponseSchema,
@@ -10,9 +9,9 @@ import {
 } from '@phasewatch/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { idParams } from '../../http/params.js';
 import type { NotificationsService } from './notifications.service.js';
 
-const idParams = z.strictObject({ id: idParamSchema });
 /** These actions take no body (none, or an empty object). */
 const noBody = z.strictObject({}).nullish();
 

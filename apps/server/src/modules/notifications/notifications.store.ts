@@ -1,21 +1,7 @@
-import { Kysely, SqliteDialect } from 'kysely';
-import type { Storage } from '../../storage/database.js';
-import type { Database } from '../../storage/schema.js';
-import type { WriterThread } from '../readings/readings.writer-thread.js';
-import { NotificationsRepository } from './notifications.repository.js';
+import { type WriterThread, writerExtensionUrl } from '../readings/index.js';
+import type { NotificationsRepository } from './notifications.repository.js';
+import { ALARM_STORE_METHODS } from './notifications.writer.js';
 
-/** The writes (and the reads among them) of the rules and the dispatcher, in the order they are made. */
-export const ALARM_STORE_METHODS = [
-  'insertAlarm',
-  'openAlarm',
-  'clearAlarm',
-  'reopenAlarm',
-  'worsen',
-  'recentlyEnded',
-  'lastSent',
-  'repeatEvent',
-  'markSent',
-] as const;
 export type AlarmStoreMethod = (typeof ALARM_STORE_METHODS)[number];
 /** Where alarm changes are stored: the repository itself, or (SQLite) the readings writer thread. */
 export type AlarmStore = Pick<NotificationsRepository, AlarmStoreMethod>;
@@ -32,21 +18,9 @@ export type AlarmStore = Pick<NotificationsRepository, AlarmStoreMethod>;
  */
 export function alarmStore(repo: NotificationsRepository, thread: WriterThread | null): AlarmStore {
   if (!thread) return repo;
+  // The thread's side of the store (notifications.writer.ts), as the writer thread loads it.
+  const onWriter = writerExtensionUrl(import.meta.url, 'notifications.writer');
   const store: Partial<Record<AlarmStoreMethod, (...args: unknown[]) => Promise<unknown>>> = {};
-  for (const method of ALARM_STORE_METHODS) store[method] = (...args) => thread.call('alarm', [method, args]);
+  for (const method of ALARM_STORE_METHODS) store[method] = (...args) => thread.call('extension', [onWriter, method, args]);
   return store as unknown as AlarmStore;
-}
-
-let writerRepo: NotificationsRepository | null = null;
-const methods = new Set<string>(ALARM_STORE_METHODS);
-
-/** The writer thread's side: runs a store method on its SQLite connection (a Kysely over it, made once). */
-export async function alarmOnWriter(storage: Storage, method: string, args: unknown[]): Promise<unknown> {
-  if (!storage.sqlite) throw new Error('alarm changes run on the writer thread only on SQLite');
-  if (!methods.has(method)) throw new Error(`unknown alarm store method ${method}`);
-  writerRepo ??= new NotificationsRepository(new Kysely<Database>({ dialect: new SqliteDialect({ database: storage.sqlite }) }));
-  const fn = (writerRepo as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[method] as (
-    ...a: unknown[]
-  ) => Promise<unknown>;
-  return fn.apply(writerRepo, args);
 }

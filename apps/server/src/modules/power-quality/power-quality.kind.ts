@@ -1,21 +1,12 @@
-import type { Language } from '@phasewatch/shared';
 import type { JobKindContext } from '../../jobs/kinds.js';
-import { DevicesRepository } from '../devices/devices.repository.js';
-import type { ExportResult } from '../exports/exports.service.js';
-import { LocationsRepository } from '../locations/locations.repository.js';
+import { DevicesRepository } from '../devices/index.js';
+import type { ExportResult, ReportKindInput } from '../exports/index.js';
+import { LocationsRepository } from '../locations/index.js';
 import { powerQualityPdfJob } from './power-quality.job.js';
 import type { PowerQualitySource } from './power-quality.service.js';
 
-/** What the main thread hands the `power-quality-pdf` job kind (plain data: it crosses to a worker thread). */
-export interface PowerQualityKindInput {
-  userId: number;
-  attempt: number;
-  deviceId: number;
-  week: string;
-  language: Language;
-  /** The request's "now" on the main thread: the week must have started by then, and the report says when it was made. */
-  now: number;
-}
+/** What the main thread hands the `power-quality-pdf` job kind (plain data: it crosses to a worker thread): a report's input, as the exports queue it. */
+export type PowerQualityKindInput = ReportKindInput;
 
 /**
  * The `power-quality-pdf` job kind (jobs/kinds.ts): the week's raw readings are read through the job thread's

@@ -1,6 +1,6 @@
 import { powerQualityQuerySchema, powerQualityResponseSchema } from '@phasewatch/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { deviceIdParams } from '../devices/devices.routes.js';
+import { deviceIdParams } from '../../http/params.js';
 import { loadPowerQualityReport, type PowerQualitySource } from './power-quality.service.js';
 
 /**

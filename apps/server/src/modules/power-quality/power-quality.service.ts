@@ -12,9 +12,9 @@ import {
 import { type Kysely, sql } from 'kysely';
 import { keyedError } from '../../http/errors.js';
 import type { Database, DeviceRow } from '../../storage/schema.js';
-import type { DevicesRepository } from '../devices/devices.repository.js';
-import type { LocationsRepository } from '../locations/locations.repository.js';
-import type { ReadingsRepository } from '../readings/readings.repository.js';
+import type { DevicesRepository } from '../devices/index.js';
+import type { LocationsRepository } from '../locations/index.js';
+import type { ReadingsRepository } from '../readings/index.js';
 
 /** The phases a device kind reports voltage on; none: the device has no power-quality report. */
 export function voltagePhases(typeCode: number): PqPhase[] {

@@ -235,7 +235,7 @@ describe.each(DIALECTS)('power quality (%s)', (dialect) => {
       expect(res.statusCode, res.body).toBe(202);
       const job = res.json() as ExportJob;
       expect(job).toMatchObject({ fileName: `power-quality-${WEEK}`, format: 'pdf', from, to });
-      await t.ctx.analytics.jobs.idle();
+      await t.ctx.jobs.queue.idle();
       const done = (await t.app.inject({ method: 'GET', url: `/api/exports/${job.id}`, headers: user.auth })).json() as ExportJob;
       expect(done.status, done.error ?? '').toBe('done');
       // Loaded and rendered on a job thread, never on the main thread (issue 28).

@@ -1,6 +1,5 @@
-import { type ReadingsColumns, releaseColumns } from '../readings/readings.json.js';
-import type { ReadingsService } from '../readings/readings.service.js';
-import type { EnergySource } from '../tariffs/tariffs.energy.js';
+import { type ReadingsColumns, type ReadingsService, releaseColumns } from '../readings/index.js';
+import type { EnergySource } from '../tariffs/index.js';
 
 const Q = 15 * 60_000;
 const IMPORT_TOTAL = 'energy3phases_import';

@@ -38,9 +38,8 @@ import {
 import { holidayCheck } from '@phasewatch/shared/holidays';
 import { ApiError, keyedError } from '../../http/errors.js';
 import type { LocationRow } from '../../storage/schema.js';
-import type { LocationsRepository } from '../locations/locations.repository.js';
-import type { EnergySource } from '../tariffs/tariffs.energy.js';
-import type { TariffsRepository } from '../tariffs/tariffs.repository.js';
+import type { LocationsRepository } from '../locations/index.js';
+import type { EnergySource, TariffsRepository } from '../tariffs/index.js';
 import type { DeviceFlows, FlowsReader } from './prosumer.energy.js';
 import type { ProsumerRepository, RoleDevice } from './prosumer.repository.js';
 import { parseRceCsv } from './rce-import.js';

@@ -1,7 +1,7 @@
 import type { Worker } from 'node:worker_threads';
 import type { CounterRules } from '@phasewatch/shared';
 import { Checkpointer } from '../../storage/checkpointer.js';
-import { moduleWorker } from '../../storage/worker.js';
+import { moduleUrl, moduleWorker } from '../../storage/worker.js';
 
 /** The writer thread's young generation (MB). */
 const WRITER_YOUNG_GENERATION_MB = 12;
@@ -16,9 +16,25 @@ export interface WriterOps {
   recordStatuses: [changes: import('./readings.repository.js').StatusChange[]];
   deleteDevice: [deviceId: number];
   deleteRawBefore: [cutoff: number, deviceIds: number[]];
-  /** SQLite: a notification alarm change (modules/notifications/notifications.store.ts), off the app's connection. */
-  alarm: [method: string, args: unknown[]];
+  /**
+   * A write of another feature on the thread's connection (SQLite: notification alarm changes, off the app's
+   * connection): `module` is a `WriterExtension` module's URL (see `writerExtensionUrl`), imported on the
+   * thread at its first call; `method` and `args` are handed to its `onWriter`.
+   */
+  extension: [module: string, method: string, args: unknown[]];
 }
+
+/**
+ * What a feature plugs into the writer thread: a module (loaded on the thread by its URL, never imported by
+ * the readings module) exporting `onWriter`, run with the thread's storage. The thread calls features only
+ * through this; the feature is handed the `WriterThread` at wiring and calls `call('extension', ...)`.
+ */
+export interface WriterExtension {
+  onWriter(storage: import('../../storage/database.js').Storage, method: string, args: unknown[]): Promise<unknown>;
+}
+
+/** The URL of a `WriterExtension` module named `name` beside `base` (an `import.meta.url`; see `moduleUrl`). */
+export const writerExtensionUrl = moduleUrl;
 
 export interface WriterRequest {
   id: number;

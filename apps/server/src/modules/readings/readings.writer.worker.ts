@@ -2,9 +2,8 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { CounterRules } from '@phasewatch/shared';
 import pg from 'pg';
 import { openSqliteFile, type Storage } from '../../storage/database.js';
-import { alarmOnWriter } from '../notifications/notifications.store.js';
 import { decodeFlush, ReadingsRepository } from './readings.repository.js';
-import type { WriterOps, WriterReply, WriterRequest, WriterTarget } from './readings.writer-thread.js';
+import type { WriterExtension, WriterOps, WriterReply, WriterRequest, WriterTarget } from './readings.writer-thread.js';
 
 /**
  * The readings writer thread (see readings.writer-thread.ts): its own connection (SQLite) or pool
@@ -42,6 +41,17 @@ function openTarget(): Storage {
 const storage = openTarget();
 const repo = new ReadingsRepository(storage, { rules });
 
+/** The features' writer extensions by URL, each imported once (see `WriterExtension`). */
+const extensions = new Map<string, Promise<WriterExtension>>();
+function extension(url: string): Promise<WriterExtension> {
+  let loaded = extensions.get(url);
+  if (!loaded) {
+    loaded = import(url) as Promise<WriterExtension>;
+    extensions.set(url, loaded);
+  }
+  return loaded;
+}
+
 const port = parentPort;
 if (!port) throw new Error('readings.writer.worker runs as a worker thread');
 
@@ -61,8 +71,10 @@ async function perform({ op, args }: WriterRequest): Promise<unknown> {
       return repo.deleteDevice(...(args as WriterOps['deleteDevice']));
     case 'deleteRawBefore':
       return repo.deleteRawBefore(...(args as WriterOps['deleteRawBefore']));
-    case 'alarm':
-      return alarmOnWriter(storage, ...(args as WriterOps['alarm']));
+    case 'extension': {
+      const [module, method, rest] = args as WriterOps['extension'];
+      return (await extension(module)).onWriter(storage, method, rest);
+    }
     case 'close':
       return storage.close();
     default:

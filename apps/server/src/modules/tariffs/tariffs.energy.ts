@@ -1,6 +1,5 @@
 import type { QuarterEnergy } from '@phasewatch/shared';
-import { type ReadingsColumns, releaseColumns } from '../readings/readings.json.js';
-import type { ReadingsService } from '../readings/readings.service.js';
+import { type ReadingsColumns, type ReadingsService, releaseColumns } from '../readings/index.js';
 
 const Q = 15 * 60_000;
 /** Active import energy: the 3-phase total where a device sends it, else the sum of its phases. */

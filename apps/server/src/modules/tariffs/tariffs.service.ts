@@ -26,20 +26,42 @@ import {
   type TariffPrice,
   type TariffStats,
   tariffCost,
+  tariffPreset,
   timezonesOfCountry,
   validationMessage,
   type ZoneSchedule,
 } from '@phasewatch/shared';
 import { holidayCheck, holidaysOf } from '@phasewatch/shared/holidays';
 import type { z } from 'zod';
+import { serverDate } from '../../http/dates.js';
 import { ApiError, keyedError } from '../../http/errors.js';
-import type { LocationRow, TariffPriceRow, TariffRow } from '../../storage/schema.js';
-import { serverDate } from '../accounts/accounts.service.js';
-import type { LocationsRepository } from '../locations/locations.repository.js';
+import type { DeviceRow, LocationRow, TariffPriceRow, TariffRow } from '../../storage/schema.js';
 import type { EnergySource, QuarterEnergyReader } from './tariffs.energy.js';
 import type { NewPrice, TariffsRepository } from './tariffs.repository.js';
 
 export const tariffNotFound = (field?: string) => keyedError(404, 'tariffs.errors.notFound', field ? { field } : {});
+/** A device as locations and tariffs see it: where it is and what it costs. */
+export interface PlacedDevice {
+  id: number;
+  name: string;
+  type_code: number;
+  location_id: number | null;
+  default_tariff_id: number | null;
+  /** The role set by the user, or null (the default; issue 33). */
+  role: string | null;
+}
+
+/**
+ * What tariffs read of locations (the locations repository implements it; tariffs import nothing of the
+ * locations module): a user's location, the devices placed there, one device, the user's country and zone.
+ */
+export interface TariffLocations {
+  findForUser(userId: number, id: number): Promise<LocationRow | undefined>;
+  devicesOf(userId: number, locationIds?: readonly number[]): Promise<PlacedDevice[]>;
+  deviceOf(userId: number, deviceId: number): Promise<PlacedDevice | undefined>;
+  userInfo(userId: number): Promise<{ country: string; timezone: string } | undefined>;
+}
+
 export const locationNotFound = (field?: string) => keyedError(404, 'locations.errors.notFound', field ? { field } : {});
 const deviceNotFound = (field?: string) => keyedError(404, 'errors.deviceNotFound', field ? { field } : {});
 
@@ -81,7 +103,7 @@ function presetCountryOf(tz: string): 'PL' | 'TR' | null {
 export class TariffsService {
   constructor(
     private readonly repo: TariffsRepository,
-    private readonly locations: LocationsRepository,
+    private readonly locations: TariffLocations,
     private readonly energy: QuarterEnergyReader,
     private readonly now: () => number = Date.now,
   ) {}
@@ -257,6 +279,37 @@ export class TariffsService {
     } else deviceIds = await this.locationDeviceIds(userId, loc.id);
     const cal = await this.calendar(deviceIds, loc.timezone, q.from, q.to, source);
     return this.statsOf(t, loc, cal, q.deviceId ?? null, deviceIds);
+  }
+
+  /**
+   * A device report's tariff section (the PDF export's, Home Assistant's cost today): the period [from, to)
+   * as whole local days of the device's location (its last day counted whole), under the device's tariff
+   * (else its location's); null without one or beyond the statistics' 366 days. Zones are named by area
+   * and the operator's zone name (the tariff's own words, in any report language). Costs are of energy;
+   * the monthly fee is not part of the section.
+   */
+  async reportCosts(userId: number, device: DeviceRow, from: number, to: number) {
+    const loc = device.location_id === null ? undefined : await this.locations.findForUser(userId, device.location_id);
+    const tz = loc?.timezone ?? (await this.locations.userInfo(userId))?.timezone ?? 'Europe/Warsaw';
+    const [y, m, d] = localDate(Math.max(from, to - 1), tz)
+      .split('-')
+      .map(Number) as [number, number, number];
+    const period = { from: localDate(from, tz), to: isoDate(y, m, d + 1) };
+    if (periodDays(period.from, period.to) > MAX_TARIFF_PERIOD_DAYS) return null;
+    const stats = await this.costPerZone(userId, { deviceId: device.id }, period);
+    if (!stats) return null;
+    const tariff = await this.repo.findForUser(userId, stats.tariffId);
+    const names: Partial<Record<number, string>> = (tariff?.preset_id ? tariffPreset(tariff.preset_id)?.zoneNames : undefined) ?? {};
+    return {
+      currency: stats.currency,
+      zones: stats.zones.map((z) => ({
+        name: names[z.area] ? `${z.area} · ${names[z.area]}` : String(z.area),
+        energyKwh: z.kWh,
+        cost: z.cost,
+      })),
+      totalKwh: stats.kWh,
+      totalCost: stats.energyCost,
+    };
   }
 
   /**

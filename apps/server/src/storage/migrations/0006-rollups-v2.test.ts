@@ -1,8 +1,7 @@
 import { localDayStarts, zonedTimeToUtc } from '@phasewatch/shared';
 import type { Kysely } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ReadingsRepository } from '../../modules/readings/readings.repository.js';
-import { ReadingsService } from '../../modules/readings/readings.service.js';
+import { ReadingsRepository, ReadingsService } from '../../modules/readings/index.js';
 import { createTestDatabase, DIALECTS, insertOwnerWithDevices } from '../../test/storage.js';
 import { openStorage } from '../database.js';
 import { migrateToLatest } from '../migrate.js';

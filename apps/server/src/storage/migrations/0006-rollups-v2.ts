@@ -1,10 +1,10 @@
 import { COUNTER_PARAMETERS, DEFAULT_COUNTER_RULES, INSTANT_PARAMETERS, PARAMETER_NAMES } from '@phasewatch/shared';
 import { type Kysely, sql } from 'kysely';
-import { type DayFigures, dayFiguresOf, encodeDay } from '../../modules/readings/readings.days.js';
-import { levelFromPacked, type PackedRow, packedOf } from '../../modules/readings/readings.packed.js';
-import { foldLevel, H1, M15, paramSetOf } from '../../modules/readings/readings.rollup.js';
 import { bigint } from '../columns.js';
 import type { Dialect } from '../database.js';
+import { type DayFigures, dayFiguresOf, encodeDay } from './legacy/v2-days.js';
+import { levelFromPacked, type PackedRow, packedOf } from './legacy/v2-packed.js';
+import { foldLevel, H1, M15, paramSetOf } from './legacy/v2-rollup.js';
 
 const SLOTS = 96;
 type Row = Record<string, unknown>;

@@ -1,7 +1,7 @@
 import { PARAMETER_NAMES } from '@phasewatch/shared';
 import { type Kysely, sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { decodeBlob, encodeBlob } from '../../modules/readings/readings.packed.js';
+import { decodeBlob, encodeBlob } from '../../modules/readings/index.js';
 import { createTestDatabase, DIALECTS, insertOwnerWithDevices } from '../../test/storage.js';
 import { openStorage } from '../database.js';
 import { migrateToLatest } from '../migrate.js';

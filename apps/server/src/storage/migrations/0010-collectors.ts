@@ -1,8 +1,8 @@
 import { COUNTER_PARAMETERS, PARAMETER_NAMES } from '@phasewatch/shared';
 import { type Kysely, sql } from 'kysely';
-import { decodeBlob, encodeBlob } from '../../modules/readings/readings.packed.js';
 import { bigint } from '../columns.js';
 import type { Dialect } from '../database.js';
+import { decodeBlob, encodeBlob } from './legacy/v2-packed.js';
 
 /**
  * Collected devices (issue 22) and the net (balanced) energy counters.

@@ -1,21 +1,13 @@
 import type { FastifyInstance } from 'fastify';
-import type { BaseContext } from '../context.js';
-import { FailureCounter, WindowLimiter } from '../http/rate-limits.js';
-import { BatchWriter } from '../ingest/batch-writer.js';
-import { ingestRoutes } from '../ingest/ingest.routes.js';
-import { IngestService } from '../ingest/ingest.service.js';
-import { MqttSubscriber } from '../ingest/mqtt.subscriber.js';
-import { InstanceMembership } from './collectors/collectors.membership.js';
-import { CollectorsRepository } from './collectors/collectors.repository.js';
-import { collectorsRoutes } from './collectors/collectors.routes.js';
-import { CollectorsService } from './collectors/collectors.service.js';
-import { DevicesRepository } from './devices/devices.repository.js';
-import { devicesRoutes } from './devices/devices.routes.js';
-import { DevicesService } from './devices/devices.service.js';
-import { Compactor } from './readings/readings.compactor.js';
-import { pgWriteConcurrency, ReadingsRepository } from './readings/readings.repository.js';
-import { readingsRoutes } from './readings/readings.routes.js';
-import { ReadingsService } from './readings/readings.service.js';
+import type { BaseContext } from '../../context.js';
+import { FailureCounter, WindowLimiter } from '../../http/rate-limits.js';
+import { BatchWriter } from '../../ingest/batch-writer.js';
+import { ingestRoutes } from '../../ingest/ingest.routes.js';
+import { IngestService } from '../../ingest/ingest.service.js';
+import { MqttSubscriber } from '../../ingest/mqtt.subscriber.js';
+import { CollectorsRepository, CollectorsService, collectorsRoutes, InstanceMembership } from '../collectors/index.js';
+import { DevicesRepository, DevicesService, devicesRoutes, readingsRoutes } from '../devices/index.js';
+import { Compactor, pgWriteConcurrency, ReadingsRepository, ReadingsService } from '../readings/index.js';
 
 /** How often devices that fell silent are announced offline. */
 const STATUS_SWEEP_MS = 30_000;

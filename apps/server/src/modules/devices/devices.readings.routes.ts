@@ -1,8 +1,8 @@
 import { energyResponseSchema, type ReadingsResponse, readingsQuerySchema, readingsResponseSchema } from '@phasewatch/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { deviceIdParams } from '../devices/devices.routes.js';
-import type { DevicesService } from '../devices/devices.service.js';
-import { readingsJson, releaseColumns } from './readings.json.js';
+import { deviceIdParams } from '../../http/params.js';
+import { readingsJson, releaseColumns } from '../readings/index.js';
+import type { DevicesService } from './devices.service.js';
 
 /**
  * `GET /devices/:id/readings?from&to&interval=raw|15m|30m|1h|24h&params=a,b`: columnar series (see

@@ -1,0 +1,3 @@
+export { ComparisonsRepository } from './comparisons.repository.js';
+export { comparisonsRoutes } from './comparisons.routes.js';
+export { ComparisonsService } from './comparisons.service.js';

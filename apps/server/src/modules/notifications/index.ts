@@ -1,0 +1,8 @@
+export { isBlockedAddress } from './channels/push-endpoint.js';
+export {
+  createMailChannel,
+  createNotifications,
+  type Notifications,
+  type NotificationsBuildOptions,
+  passwordResetMailer,
+} from './notifications.module.js';

@@ -1,0 +1,1 @@
+export { createPlaces, type Places } from './places.module.js';

@@ -1,0 +1,1 @@
+export { createTelemetry, type Telemetry } from './telemetry.module.js';
