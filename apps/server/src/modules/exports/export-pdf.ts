@@ -81,10 +81,24 @@ export function parameterLabel(t: PdfTexts, param: string): string {
   return `${parts.join(' ')} (${param})`;
 }
 
+/** What every section of the report draws with: the document, texts, formats and the page's box. */
+interface Pen {
+  doc: PDFKit.PDFDocument;
+  r: PdfReport;
+  t: PdfTexts;
+  left: number;
+  width: number;
+  /** A reading's time in the report's zone: "2026-03-29 02:15 +02". */
+  when(ts: number): string;
+  /** A figure with at most `digits` places, "—" for none. */
+  num(v: number | null, digits?: number): string;
+  /** A table column's figure: always `digits` places ("3.403" beside "3.580", not "3.58"). */
+  fixed(v: number, digits: number): string;
+}
+
 /** Renders the report into a PDFKit document (a readable stream of the file; ended here). */
 export function renderPdf(r: PdfReport): PDFKit.PDFDocument {
   const t = PDF_TEXTS[r.language];
-  const locale = LOCALES[r.language];
   const doc = new PDFDocument({
     size: 'A4',
     margin: PAGE.margin,
@@ -94,29 +108,49 @@ export function renderPdf(r: PdfReport): PDFKit.PDFDocument {
   });
   doc.registerFont('body', FONT_REGULAR);
   doc.registerFont('bold', FONT_BOLD);
-  const iso = new ZonedIso(r.tz);
-  const when = (ts: number) =>
-    iso
-      .format(ts)
-      .replace('T', ' ')
-      .replace(/:00([+-])/, ' $1');
-  const nf = new Map<number, Intl.NumberFormat>();
-  const num = (v: number | null, digits = 3) => {
-    if (v === null || Number.isNaN(v)) return '—';
-    let f = nf.get(digits);
-    if (!f) {
-      f = new Intl.NumberFormat(locale, { maximumFractionDigits: digits, useGrouping: true });
-      nf.set(digits, f);
-    }
-    return f.format(v);
-  };
-  /** A table column's figure: always `digits` places ("3.403" beside "3.580", not "3.58"). */
-  const fixed = (v: number, digits: number) =>
-    new Intl.NumberFormat(locale, { minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: true }).format(v);
-  const left = PAGE.margin;
-  const width = PAGE.width - 2 * PAGE.margin;
+  const pen = penFor(doc, r, t);
+  drawFacts(pen);
+  drawEnergy(pen);
+  if (r.costs) drawCosts(pen, r.costs);
+  if (r.chart.ts.length > 0 && (r.chart.energy || r.chart.lines.length)) drawCharts(pen);
+  drawSummary(pen);
+  drawTable(pen);
+  drawPageNumbers(pen);
+  doc.end();
+  return doc;
+}
 
-  // Heading and facts.
+function penFor(doc: PDFKit.PDFDocument, r: PdfReport, t: PdfTexts): Pen {
+  const locale = LOCALES[r.language];
+  const iso = new ZonedIso(r.tz);
+  const nf = new Map<number, Intl.NumberFormat>();
+  return {
+    doc,
+    r,
+    t,
+    left: PAGE.margin,
+    width: PAGE.width - 2 * PAGE.margin,
+    when: (ts) =>
+      iso
+        .format(ts)
+        .replace('T', ' ')
+        .replace(/:00([+-])/, ' $1'),
+    num: (v, digits = 3) => {
+      if (v === null || Number.isNaN(v)) return '—';
+      let f = nf.get(digits);
+      if (!f) {
+        f = new Intl.NumberFormat(locale, { maximumFractionDigits: digits, useGrouping: true });
+        nf.set(digits, f);
+      }
+      return f.format(v);
+    },
+    fixed: (v, digits) =>
+      new Intl.NumberFormat(locale, { minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: true }).format(v),
+  };
+}
+
+/** The heading and the report's facts: device, location, period, interval, zone, when it was made. */
+function drawFacts({ doc, r, t, left, width, when }: Pen): void {
   doc.font('bold').fontSize(18).fillColor(INK).text(t.title, left, PAGE.margin);
   doc.moveDown(0.3);
   const facts: [string, string][] = [
@@ -136,8 +170,10 @@ export function renderPdf(r: PdfReport): PDFKit.PDFDocument {
       .text(v, left + 115, y, { width: width - 115 });
     doc.moveDown(0.15);
   }
+}
 
-  // Energy.
+/** The period's energy, used or produced. */
+function drawEnergy({ doc, r, t, left, num }: Pen): void {
   doc.moveDown(0.6);
   doc.font('bold').fontSize(13).text(t.energy, left);
   doc.moveDown(0.2);
@@ -149,73 +185,70 @@ export function renderPdf(r: PdfReport): PDFKit.PDFDocument {
       .text(`${r.energy.produced ? t.energyProduced : t.energyUsed}: `, left, doc.y, { continued: true })
       .font('bold')
       .text(`${num(r.energy.kwh)} kWh`);
+}
 
-  if (r.costs) {
-    doc.moveDown(0.6);
-    doc.font('bold').fontSize(13).text(t.costTitle, left);
-    doc.moveDown(0.2);
-    const cols = [t.zone, 'kWh', `${t.cost} [${r.costs.currency}]`];
-    // One decimal rule per column (kWh 3 places, money 2); a preset's zone name in the report's language.
-    const zone = (name: string) => name.replace(/^(\d+) · (.+)$/, (_, a: string, w: string) => `${a} · ${t.zoneNames[w] ?? w}`);
-    const rows = r.costs.zones.map((z) => [zone(z.name), fixed(z.energyKwh, 3), fixed(z.cost, 2)]);
-    rows.push([t.total, fixed(r.costs.totalKwh, 3), fixed(r.costs.totalCost, 2)]);
-    simpleTable(doc, cols, rows, [width * 0.5, width * 0.25, width * 0.25]);
-    doc.font('body').fontSize(8).fillColor(GREY).text(t.costNote, left).fillColor(INK);
-  }
+/** Energy and cost per tariff zone, and the total. */
+function drawCosts({ doc, t, left, width, fixed }: Pen, costs: NonNullable<PdfReport['costs']>): void {
+  doc.moveDown(0.6);
+  doc.font('bold').fontSize(13).text(t.costTitle, left);
+  doc.moveDown(0.2);
+  const cols = [t.zone, 'kWh', `${t.cost} [${costs.currency}]`];
+  // One decimal rule per column (kWh 3 places, money 2); a preset's zone name in the report's language.
+  const zone = (name: string) => name.replace(/^(\d+) · (.+)$/, (_, a: string, w: string) => `${a} · ${t.zoneNames[w] ?? w}`);
+  const rows = costs.zones.map((z) => [zone(z.name), fixed(z.energyKwh, 3), fixed(z.cost, 2)]);
+  rows.push([t.total, fixed(costs.totalKwh, 3), fixed(costs.totalCost, 2)]);
+  simpleTable(doc, cols, rows, [width * 0.5, width * 0.25, width * 0.25]);
+  doc.font('body').fontSize(8).fillColor(GREY).text(t.costNote, left).fillColor(INK);
+}
 
-  // Chart.
-  const chartH = 170;
-  if (r.chart.ts.length > 0 && (r.chart.energy || r.chart.lines.length)) {
-    doc.moveDown(0.8);
-    if (doc.y + chartH + 40 > PAGE.height - PAGE.margin) doc.addPage();
+const CHART_H = 170;
+
+/** One chart under its title, on a new page when it does not fit; the text goes on below its box. */
+function drawTitledChart(pen: Pen, title: string, r: PdfReport): void {
+  const { doc, left, width } = pen;
+  if (doc.y + CHART_H + 40 > PAGE.height - PAGE.margin) doc.addPage();
+  doc.font('bold').fontSize(13).text(title, left);
+  doc.moveDown(0.3);
+  // Axis labels move the text cursor: the chart's box decides where the text goes on.
+  const y = doc.y;
+  drawChart(doc, r, { x: left, y, w: width, h: CHART_H }, pen.num, pen.when);
+  doc.x = left;
+  doc.y = y + CHART_H + 22;
+}
+
+/** The energy chart and/or the values chart, and the legend of the lines (dash patterns, not colours). */
+function drawCharts(pen: Pen): void {
+  const { doc, r, t, left } = pen;
+  doc.moveDown(0.8);
+  const unit = r.chart.lines[0]?.unit ?? '';
+  drawTitledChart(pen, r.chart.energy ? `${t.chartEnergy} [kWh]` : `${t.chartValues} [${unit}]`, r);
+  if (r.chart.energy && r.chart.lines.length)
+    drawTitledChart(pen, `${t.chartValues} [${unit}]`, { ...r, chart: { ...r.chart, energy: null } });
+  if (!r.chart.lines.length) return;
+  let x = left;
+  const y = doc.y;
+  r.chart.lines.forEach((l, i) => {
+    const [d, s] = DASHES[i % DASHES.length] as [number, number];
+    doc.save().lineWidth(1.4).strokeColor(INK);
+    if (d) doc.dash(d, { space: s });
     doc
-      .font('bold')
-      .fontSize(13)
-      .text(r.chart.energy ? `${t.chartEnergy} [kWh]` : `${t.chartValues} [${r.chart.lines[0]?.unit ?? ''}]`, left);
-    doc.moveDown(0.3);
-    // Axis labels move the text cursor: the chart's box decides where the text goes on.
-    const y1 = doc.y;
-    drawChart(doc, r, { x: left, y: y1, w: width, h: chartH }, num, when);
-    doc.x = left;
-    doc.y = y1 + chartH + 22;
-    if (r.chart.energy && r.chart.lines.length) {
-      if (doc.y + chartH + 40 > PAGE.height - PAGE.margin) doc.addPage();
-      doc
-        .font('bold')
-        .fontSize(13)
-        .text(`${t.chartValues} [${r.chart.lines[0]?.unit ?? ''}]`, left);
-      doc.moveDown(0.3);
-      const y2 = doc.y;
-      drawChart(doc, { ...r, chart: { ...r.chart, energy: null } }, { x: left, y: y2, w: width, h: chartH }, num, when);
-      doc.x = left;
-      doc.y = y2 + chartH + 22;
-    }
-    // Legend of the lines (dash patterns, not colours).
-    if (r.chart.lines.length) {
-      let x = left;
-      const y = doc.y;
-      r.chart.lines.forEach((l, i) => {
-        const [d, s] = DASHES[i % DASHES.length] as [number, number];
-        doc.save().lineWidth(1.4).strokeColor(INK);
-        if (d) doc.dash(d, { space: s });
-        doc
-          .moveTo(x, y + 5)
-          .lineTo(x + 22, y + 5)
-          .stroke()
-          .restore();
-        const label = parameterLabel(t, l.param);
-        doc
-          .font('body')
-          .fontSize(8)
-          .text(label, x + 26, y, { lineBreak: false });
-        x += 32 + doc.widthOfString(label);
-      });
-      doc.x = left;
-      doc.y = y + 16;
-    }
-  }
+      .moveTo(x, y + 5)
+      .lineTo(x + 22, y + 5)
+      .stroke()
+      .restore();
+    const label = parameterLabel(t, l.param);
+    doc
+      .font('body')
+      .fontSize(8)
+      .text(label, x + 26, y, { lineBreak: false });
+    x += 32 + doc.widthOfString(label);
+  });
+  doc.x = left;
+  doc.y = y + 16;
+}
 
-  // Summary per parameter.
+/** Minimum, maximum, average and sum per parameter. */
+function drawSummary({ doc, r, t, left, width, num }: Pen): void {
   doc.moveDown(0.6);
   if (doc.y + 80 > PAGE.height - PAGE.margin) doc.addPage();
   doc.font('bold').fontSize(13).text(t.summary, left);
@@ -227,8 +260,10 @@ export function renderPdf(r: PdfReport): PDFKit.PDFDocument {
     [width * 0.33, width * 0.11, width * 0.14, width * 0.14, width * 0.14, width * 0.14],
   );
   if (r.stats.some((s) => s.total !== null)) doc.font('body').fontSize(8).fillColor(GREY).text(t.estimatedNote, left).fillColor(INK);
+}
 
-  // The table, paged: at most six parameters side by side, more in further passes.
+/** The readings table, paged: at most six parameters side by side, more in further passes. */
+function drawTable({ doc, r, t, left, width, num, when }: Pen): void {
   doc.addPage();
   doc.font('bold').fontSize(13).text(t.table, left);
   doc.moveDown(0.2);
@@ -248,8 +283,10 @@ export function renderPdf(r: PdfReport): PDFKit.PDFDocument {
     }
     simpleTable(doc, headers, rows, widths, 7.5);
   }
+}
 
-  // Page numbers.
+/** "Device · page 2 of 5" at the foot of every page. */
+function drawPageNumbers({ doc, r, t, left, width }: Pen): void {
   const range = doc.bufferedPageRange();
   for (let i = range.start; i < range.start + range.count; i++) {
     doc.switchToPage(i);
@@ -267,8 +304,6 @@ export function renderPdf(r: PdfReport): PDFKit.PDFDocument {
       .fillColor(INK);
     doc.page.margins.bottom = bottom;
   }
-  doc.end();
-  return doc;
 }
 
 /** A table with a header row repeated on every page it runs over; right-aligned figures. */
