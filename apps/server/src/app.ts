@@ -76,27 +76,7 @@ export function webCacheControl(relativePath: string): string {
 
 /** Builds the app without listening: tests call `inject()`, server.ts calls `listen()`. */
 export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Promise<{ app: FastifyInstance; ctx: AppContext }> {
-  const logger = opts.logger ?? {
-    level: config.logLevel,
-    redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-device-key"]', 'req.query.access_token'],
-    // Readable lines for a person at a terminal; JSON lines otherwise (files, log collectors, CI).
-    ...(process.stdout.isTTY && process.env.LOG_FORMAT !== 'json'
-      ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' } } }
-      : {}),
-  };
-  const app = Fastify({
-    ...(typeof logger === 'object' && 'child' in logger ? { loggerInstance: logger as FastifyBaseLogger } : { logger }),
-    bodyLimit: config.bodyLimitBytes,
-    // X-Forwarded-For only from the proxies named by TRUST_PROXY: anyone else could pick their own address.
-    trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
-    // Per-request lines only at debug: ingest and the hub would flood the log otherwise.
-    logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' }),
-    routerOptions: { ignoreTrailingSlash: true },
-    ...frameworkErrorOptions,
-  }).withTypeProvider<ZodTypeProvider>();
-  app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
-  registerErrorHandling(app);
+  const app = createFastify(config, opts.logger);
   const routes = collectRoutes(app);
 
   const storage = opts.storage ?? openStorage({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgPoolSize: config.pgPoolSize });
@@ -118,8 +98,44 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
   const base: BaseContext = { config, storage, tokens, accounts, events, metrics };
   app.decorate('authenticate', makeAuthenticate(accounts.checkAccess));
 
-  // Security headers on every answer. The middleware is built once (@fastify/helmet built it again for
-  // every request, parsing the CSP each time: 2.4 % of the server's CPU at 2,000 live devices).
+  registerSecurityHeaders(app, config);
+  await registerHttpPlugins(app, config, metrics);
+  const modules = await createModules(app, base, mail, opts);
+  await serveWebApp(app, config);
+  return { app, ctx: { ...base, ...modules, routes } };
+}
+
+/** Fastify with the app's logger, limits, proxy trust, zod schemas and error shape. */
+function createFastify(config: AppConfig, given: BuildOptions['logger']) {
+  const logger = given ?? {
+    level: config.logLevel,
+    redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-device-key"]', 'req.query.access_token'],
+    // Readable lines for a person at a terminal; JSON lines otherwise (files, log collectors, CI).
+    ...(process.stdout.isTTY && process.env.LOG_FORMAT !== 'json'
+      ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' } } }
+      : {}),
+  };
+  const app = Fastify({
+    ...(typeof logger === 'object' && 'child' in logger ? { loggerInstance: logger as FastifyBaseLogger } : { logger }),
+    bodyLimit: config.bodyLimitBytes,
+    // X-Forwarded-For only from the proxies named by TRUST_PROXY: anyone else could pick their own address.
+    trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
+    // Per-request lines only at debug: ingest and the hub would flood the log otherwise.
+    logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' }),
+    routerOptions: { ignoreTrailingSlash: true },
+    ...frameworkErrorOptions,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandling(app);
+  return app;
+}
+
+/**
+ * Security headers on every answer. The middleware is built once (@fastify/helmet built it again for
+ * every request, parsing the CSP each time: 2.4 % of the server's CPU at 2,000 live devices).
+ */
+function registerSecurityHeaders(app: FastifyInstance, config: AppConfig): void {
   const securityHeaders = helmet({
     contentSecurityPolicy: {
       directives: {
@@ -141,6 +157,10 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
   app.addHook('onRequest', (req, reply, done) => {
     securityHeaders(req.raw, reply.raw, (err?: unknown) => done(err instanceof Error ? err : undefined));
   });
+}
+
+/** CORS (when allowed origins are set), cookies, the API document, metrics, rate limits, compression, version. */
+async function registerHttpPlugins(app: FastifyInstance, config: AppConfig, metrics: AppMetrics): Promise<void> {
   if (config.corsOrigins.length > 0) {
     await app.register(cors, {
       origin: config.corsOrigins,
@@ -162,7 +182,11 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
   app.addHook('onSend', async (_req, reply) => {
     reply.header(APP_VERSION_HEADER, config.appVersion);
   });
+}
 
+/** The feature modules, wired in the order their hooks must run; what the app context holds of them. */
+async function createModules(app: FastifyInstance, base: BaseContext, mail: ReturnType<typeof createMailChannel>, opts: BuildOptions) {
+  const { config, storage, accounts } = base;
   await app.register(
     async (api) => {
       await api.register(healthRoutes, { storage, version: config.appVersion });
@@ -188,8 +212,11 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
   // History imports run on the job queue (issue 31), their parsing on its job threads.
   const imports = await createImports(app, base, telemetry, jobs.queue, jobs.pool);
   const homeAssistant = createHomeAssistant(app, base, places.reportExtras);
-  const ctx: AppContext = { ...base, telemetry, realtime, notifications, places, jobs, analytics, imports, homeAssistant, routes };
+  return { telemetry, realtime, notifications, places, jobs, analytics, imports, homeAssistant };
+}
 
+/** The built web app (when there is one) and the 404 answer for everything no route serves. */
+async function serveWebApp(app: FastifyInstance, config: AppConfig): Promise<void> {
   const indexHtml = path.join(config.webDistDir, 'index.html');
   const hasWeb = existsSync(indexHtml);
   const hasFavicon = hasWeb && existsSync(path.join(config.webDistDir, 'favicon.svg'));
@@ -227,6 +254,4 @@ export async function buildApp(config: AppConfig, opts: BuildOptions = {}): Prom
       .status(404)
       .send(errorBody(404, `Route ${req.method} ${url} not found`, [{ message: `Route ${req.method} ${url} not found` }]));
   });
-
-  return { app, ctx };
 }
