@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiError, PhasewatchClient } from './api-client.js';
 import { type BackfillDevice, type BackfillProgress, type BackfillSummary, runBackfill } from './backfill.js';
-import type { DeviceModel, ModelOptions } from './models/device-model.js';
+import type { DeviceModel, ModelOptions, ModelSnapshot } from './models/device-model.js';
 import { DAY_MS, MINUTE_MS } from './models/environment.js';
 import { createModel, KIND_MODELS, KIND_TYPE_CODES, type SimulatedKind } from './models/index.js';
 import { connectMqtt, type MqttPublisher } from './mqtt-publisher.js';
@@ -111,33 +111,117 @@ function nextMinute(ts: number): number {
  * `historyDays` back), then sends live readings every `liveIntervalMs` until stopped.
  */
 export function startFleet(options: FleetOptions): FleetHandle {
-  const controller = new AbortController();
-  const onOuterAbort = () => controller.abort(options.signal?.reason);
-  if (options.signal?.aborted) onOuterAbort();
-  else options.signal?.addEventListener('abort', onOuterAbort, { once: true });
-  const signal = controller.signal;
-  const now = options.now ?? Date.now;
-  const emit = (e: FleetEvent) => options.onProgress?.(e);
-  const client = new PhasewatchClient(options.baseUrl);
+  return new Fleet(options).start();
+}
 
-  let state: SimulatorState | null = null;
-  let models: DeviceModel[] = [];
-  let lastSave = 0;
-  let mqtt: MqttPublisher | null = null;
-  const save = (force = false) => {
-    if (!state || (!force && performance.now() - lastSave < SAVE_EVERY_MS)) return;
-    saveState(options.stateFile, state);
-    lastSave = performance.now();
-  };
+/**
+ * One run of the fleet: set up (sign in, register or find the devices), then the history (alone, or
+ * beside the live readings) and the live readings; the state file keeps what a restart resumes from.
+ */
+class Fleet {
+  private readonly controller = new AbortController();
+  private readonly signal = this.controller.signal;
+  private readonly now: () => number;
+  private readonly client: PhasewatchClient;
+  private readonly onOuterAbort = () => this.controller.abort(this.options.signal?.reason);
+  private state: SimulatorState | null = null;
+  private models: DeviceModel[] = [];
+  private lastSave = 0;
+  private mqtt: MqttPublisher | null = null;
+  private liveDone: Promise<void> = Promise.resolve();
 
-  let resolveReady: (d: readonly DeviceState[]) => void = () => {};
-  let rejectReady: (e: unknown) => void = () => {};
-  const ready = new Promise<readonly DeviceState[]>((res, rej) => {
-    resolveReady = res;
-    rejectReady = rej;
-  });
+  constructor(private readonly options: FleetOptions) {
+    if (options.signal?.aborted) this.onOuterAbort();
+    else options.signal?.addEventListener('abort', this.onOuterAbort, { once: true });
+    this.now = options.now ?? Date.now;
+    this.client = new PhasewatchClient(options.baseUrl);
+  }
 
-  const setup = async (): Promise<SimulatorState> => {
+  start(): FleetHandle {
+    let resolveReady: (d: readonly DeviceState[]) => void = () => {};
+    let rejectReady: (e: unknown) => void = () => {};
+    const ready = new Promise<readonly DeviceState[]>((res, rej) => {
+      resolveReady = res;
+      rejectReady = rej;
+    });
+    const backfillDone = this.run(resolveReady, rejectReady);
+    // The caller may never await these; a failure is reported through onProgress, never as an unhandled rejection.
+    backfillDone.catch(() => {});
+    ready.catch(() => {});
+    return {
+      ready,
+      backfillDone,
+      stop: async () => {
+        this.controller.abort(new Error('fleet stopped'));
+        this.options.signal?.removeEventListener('abort', this.onOuterAbort);
+        await backfillDone.catch(() => {});
+        await this.liveDone;
+        if (this.mqtt) await this.mqtt.close().catch(() => {});
+        this.save(true);
+      },
+    };
+  }
+
+  private emit(e: FleetEvent): void {
+    this.options.onProgress?.(e);
+  }
+
+  private save(force = false): void {
+    if (!this.state || (!force && performance.now() - this.lastSave < SAVE_EVERY_MS)) return;
+    saveState(this.options.stateFile, this.state);
+    this.lastSave = performance.now();
+  }
+
+  private modelOf(d: Pick<DeviceState, 'kind' | 'seed' | 'slot'>): DeviceModel {
+    return createModel(d.kind, {
+      ...this.options.modelOptions,
+      seed: d.seed,
+      ...rooftopOf(this.options.devices, d.slot),
+    });
+  }
+
+  private async run(resolveReady: (d: readonly DeviceState[]) => void, rejectReady: (e: unknown) => void): Promise<BackfillSummary> {
+    const { options } = this;
+    let s: SimulatorState;
+    try {
+      s = await this.setup();
+      this.state = s;
+      this.models = s.devices.map((d) => {
+        const m = this.modelOf(d);
+        if (d.snapshot) m.restore(d.snapshot);
+        return m;
+      });
+      resolveReady(s.devices);
+      this.emit({
+        type: 'setup',
+        message: 'fleet ready',
+        devices: s.devices.length,
+        historyDays: options.historyDays,
+        resumed: s.devices.some((d) => d.snapshot !== null),
+      });
+    } catch (error) {
+      rejectReady(error);
+      this.emit({ type: 'error', during: 'setup', error });
+      throw error;
+    }
+    const goLive = () => {
+      this.liveDone = this.live(s).catch((error: unknown) => this.emit({ type: 'error', during: 'live', error }));
+    };
+    let summary: BackfillSummary;
+    try {
+      summary = options.liveIntervalMs > 0 ? await this.backfillBesideLive(s, goLive) : await this.backfillOnly(s);
+    } catch (error) {
+      this.save(true);
+      if (!this.signal.aborted) this.emit({ type: 'error', during: 'backfill', error });
+      throw error;
+    }
+    this.emit({ type: 'backfill-done', summary });
+    return summary;
+  }
+
+  /** Signs in (waiting for a server still starting), then finds the saved devices or registers them. */
+  private async setup(): Promise<SimulatorState> {
+    const { options, client, signal } = this;
     let token = '';
     for (let attempt = 1; ; attempt++) {
       try {
@@ -159,18 +243,19 @@ export function startFleet(options: FleetOptions): FleetHandle {
         devices.push(known);
         continue;
       }
-      devices.push(await register(token, spec));
+      devices.push(await this.register(token, spec));
     }
     const s: SimulatorState = { version: 1, baseUrl: options.baseUrl, email: options.email, devices };
     saveState(options.stateFile, s);
     return s;
-  };
+  }
 
-  const register = async (token: string, spec: FleetDeviceSpec): Promise<DeviceState> => {
+  private async register(token: string, spec: FleetDeviceSpec): Promise<DeviceState> {
+    const { options } = this;
     for (let attempt = 0; ; attempt++) {
       const mac = simulatedMac(spec.seed, attempt);
       try {
-        const r = await client.registerDevice(
+        const r = await this.client.registerDevice(
           token,
           {
             name: spec.name,
@@ -179,9 +264,9 @@ export function startFleet(options: FleetOptions): FleetHandle {
             model: KIND_MODELS[spec.kind],
             // The server derives online/offline from it: live readings, or minute history only.
             reportingIntervalSeconds: options.liveIntervalMs > 0 ? Math.max(1, Math.round(options.liveIntervalMs / 1000)) : 60,
-            billingStartDate: demoBillingStart(now()),
+            billingStartDate: demoBillingStart(this.now()),
           },
-          signal,
+          this.signal,
         );
         return { ...spec, id: r.device.id, name: r.device.name || spec.name, mac, ingestKey: r.ingestKey, snapshot: null };
       } catch (err) {
@@ -190,13 +275,26 @@ export function startFleet(options: FleetOptions): FleetHandle {
         throw err;
       }
     }
-  };
+  }
+
+  private backfill(work: BackfillDevice[], onCommitted: (i: number, snapshot: ModelSnapshot) => void): Promise<BackfillSummary> {
+    const { options } = this;
+    return runBackfill({
+      devices: work,
+      ...(options.batchSize ? { batchSize: options.batchSize } : {}),
+      ...(options.concurrency ? { concurrency: options.concurrency } : {}),
+      signal: this.signal,
+      onProgress: (progress) => this.emit({ type: 'backfill', progress }),
+      onCommitted,
+    });
+  }
 
   /** Without live readings: history up to now, then catch-up passes while the clock moved on. */
-  const backfillOnly = async (s: SimulatorState): Promise<BackfillSummary> => {
+  private async backfillOnly(s: SimulatorState): Promise<BackfillSummary> {
+    const { options, models } = this;
     const total: BackfillSummary = { sent: 0, requests: 0, elapsedMs: 0, readingsPerSecond: 0 };
     for (let pass = 0; pass <= MAX_CATCH_UP_PASSES; pass++) {
-      const end = Math.floor(now() / MINUTE_MS) * MINUTE_MS;
+      const end = Math.floor(this.now() / MINUTE_MS) * MINUTE_MS;
       const start = end - options.historyDays * DAY_MS;
       const work: BackfillDevice[] = [];
       const index: number[] = [];
@@ -207,27 +305,20 @@ export function startFleet(options: FleetOptions): FleetHandle {
         const fromTs = model.lastTs === null ? start : Math.max(nextMinute(model.lastTs), pass === 0 ? start : 0);
         if (fromTs > end) return;
         index.push(i);
-        work.push({ model, fromTs, toTs: end, send: (lines, sig) => client.ingest(d.ingestKey, lines, sig) });
+        work.push({ model, fromTs, toTs: end, send: (lines, sig) => this.client.ingest(d.ingestKey, lines, sig) });
       });
       if (work.length === 0) break;
-      const summary = await runBackfill({
-        devices: work,
-        ...(options.batchSize ? { batchSize: options.batchSize } : {}),
-        ...(options.concurrency ? { concurrency: options.concurrency } : {}),
-        signal,
-        onProgress: (progress) => emit({ type: 'backfill', progress }),
-        onCommitted: (i, snapshot) => {
-          const d = s.devices[index[i] ?? -1];
-          if (d) d.snapshot = snapshot;
-          save();
-        },
+      const summary = await this.backfill(work, (i, snapshot) => {
+        const d = s.devices[index[i] ?? -1];
+        if (d) d.snapshot = snapshot;
+        this.save();
       });
       add(total, summary);
       // A short pass means we have caught up with the clock.
       if (summary.elapsedMs < MINUTE_MS) break;
     }
-    return finish(total);
-  };
+    return this.finish(total);
+  }
 
   /**
    * With live readings: the devices go live at once and the history is sent beside them. A year of
@@ -237,8 +328,9 @@ export function startFleet(options: FleetOptions): FleetHandle {
    * ends with, and starts sending now; a second model of the same seed replays those minutes and sends
    * them. What is still unsent is kept in the state file, so a stop half-way resumes it.
    */
-  const backfillBesideLive = async (s: SimulatorState, goLive: () => void): Promise<BackfillSummary> => {
-    const end = Math.floor(now() / MINUTE_MS) * MINUTE_MS;
+  private async backfillBesideLive(s: SimulatorState, goLive: () => void): Promise<BackfillSummary> {
+    const { options, models, signal } = this;
+    const end = Math.floor(this.now() / MINUTE_MS) * MINUTE_MS;
     const start = end - options.historyDays * DAY_MS;
     for (const [i, d] of s.devices.entries()) {
       const model = models[i];
@@ -256,7 +348,7 @@ export function startFleet(options: FleetOptions): FleetHandle {
       await stepThrough(model, range.fromTs, range.toTs, signal);
       d.snapshot = model.snapshot();
     }
-    save(true);
+    this.save(true);
     goLive();
 
     const total: BackfillSummary = { sent: 0, requests: 0, elapsedMs: 0, readingsPerSecond: 0 };
@@ -266,52 +358,38 @@ export function startFleet(options: FleetOptions): FleetHandle {
       for (const d of s.devices) {
         const range = d.pending?.[0];
         if (!range) continue;
-        const model = createModel(d.kind, {
-          ...options.modelOptions,
-          seed: d.seed,
-          ...rooftopOf(options.devices, d.slot),
-        });
+        const model = this.modelOf(d);
         if (range.from) model.restore(range.from);
         owners.push({ device: d, range });
-        work.push({ model, fromTs: range.fromTs, toTs: range.toTs, send: (lines, sig) => client.ingest(d.ingestKey, lines, sig) });
+        work.push({ model, fromTs: range.fromTs, toTs: range.toTs, send: (lines, sig) => this.client.ingest(d.ingestKey, lines, sig) });
       }
       if (work.length === 0) break;
-      const summary = await runBackfill({
-        devices: work,
-        ...(options.batchSize ? { batchSize: options.batchSize } : {}),
-        ...(options.concurrency ? { concurrency: options.concurrency } : {}),
-        signal,
-        onProgress: (progress) => emit({ type: 'backfill', progress }),
-        onCommitted: (i, snapshot) => {
-          const owner = owners[i];
-          if (!owner) return;
-          owner.range.from = snapshot;
-          owner.range.fromTs = nextMinute(snapshot.ts);
-          save();
-        },
+      const summary = await this.backfill(work, (i, snapshot) => {
+        const owner = owners[i];
+        if (!owner) return;
+        owner.range.from = snapshot;
+        owner.range.fromTs = nextMinute(snapshot.ts);
+        this.save();
       });
       for (const { device } of owners) device.pending?.shift();
-      save(true);
+      this.save(true);
       add(total, summary);
     }
     for (const d of s.devices) delete d.pending;
-    return finish(total);
-  };
+    return this.finish(total);
+  }
 
-  const add = (total: BackfillSummary, summary: BackfillSummary) => {
-    total.sent += summary.sent;
-    total.requests += summary.requests;
-    total.elapsedMs += summary.elapsedMs;
-  };
-  const finish = (total: BackfillSummary): BackfillSummary => {
+  private finish(total: BackfillSummary): BackfillSummary {
     total.readingsPerSecond = total.elapsedMs > 0 ? (total.sent * 1000) / total.elapsedMs : 0;
-    save(true);
+    this.save(true);
     return total;
-  };
+  }
 
-  const live = async (s: SimulatorState) => {
+  /** A reading of every device per interval (the first at once), over HTTP or MQTT; a missed one is a gap. */
+  private async live(s: SimulatorState): Promise<void> {
+    const { options, models, signal } = this;
     if (options.liveIntervalMs <= 0) return;
-    if (options.mqttUrl) mqtt = await connectMqtt(options.mqttUrl);
+    if (options.mqttUrl) this.mqtt = await connectMqtt(options.mqttUrl);
     const serializers = models.map((m) => new ReadingSerializer(m));
     let lastError = 0;
     // The first reading goes out at once (a device shows online the moment it goes live), then one per interval.
@@ -325,7 +403,7 @@ export function startFleet(options: FleetOptions): FleetHandle {
         }
       }
       first = false;
-      const ts = Math.floor(now() / 1000) * 1000;
+      const ts = Math.floor(this.now() / 1000) * 1000;
       await Promise.all(
         s.devices.map(async (d, i) => {
           const model = models[i];
@@ -336,79 +414,26 @@ export function startFleet(options: FleetOptions): FleetHandle {
           if (model.isGap(ts)) return;
           const line = serializer.reading(ts);
           try {
-            if (mqtt) await mqtt.publish(d.mac, d.ingestKey, [line]);
-            else await client.ingest(d.ingestKey, [line], signal, 2);
+            if (this.mqtt) await this.mqtt.publish(d.mac, d.ingestKey, [line]);
+            else await this.client.ingest(d.ingestKey, [line], signal, 2);
           } catch (error) {
             // A missed live reading is a gap, not a failure; report at most one error a minute.
             if (!signal.aborted && performance.now() - lastError > MINUTE_MS) {
               lastError = performance.now();
-              emit({ type: 'error', during: 'live', error });
+              this.emit({ type: 'error', during: 'live', error });
             }
           }
         }),
       );
-      save();
+      this.save();
     }
-  };
+  }
+}
 
-  let liveDone: Promise<void> = Promise.resolve();
-  const backfillDone = (async () => {
-    let s: SimulatorState;
-    try {
-      s = await setup();
-      state = s;
-      models = s.devices.map((d) => {
-        const m = createModel(d.kind, {
-          ...options.modelOptions,
-          seed: d.seed,
-          ...rooftopOf(options.devices, d.slot),
-        });
-        if (d.snapshot) m.restore(d.snapshot);
-        return m;
-      });
-      resolveReady(s.devices);
-      emit({
-        type: 'setup',
-        message: 'fleet ready',
-        devices: s.devices.length,
-        historyDays: options.historyDays,
-        resumed: s.devices.some((d) => d.snapshot !== null),
-      });
-    } catch (error) {
-      rejectReady(error);
-      emit({ type: 'error', during: 'setup', error });
-      throw error;
-    }
-    const goLive = () => {
-      liveDone = live(s).catch((error: unknown) => emit({ type: 'error', during: 'live', error }));
-    };
-    let summary: BackfillSummary;
-    try {
-      summary = options.liveIntervalMs > 0 ? await backfillBesideLive(s, goLive) : await backfillOnly(s);
-    } catch (error) {
-      save(true);
-      if (!signal.aborted) emit({ type: 'error', during: 'backfill', error });
-      throw error;
-    }
-    emit({ type: 'backfill-done', summary });
-    return summary;
-  })();
-  // The caller may never await these; a failure is reported through onProgress, never as an unhandled rejection.
-  backfillDone.catch(() => {});
-  ready.catch(() => {});
-
-  return {
-    ready,
-    backfillDone,
-    async stop() {
-      controller.abort(new Error('fleet stopped'));
-      options.signal?.removeEventListener('abort', onOuterAbort);
-      await backfillDone.catch(() => {});
-      await liveDone;
-      if (mqtt) await mqtt.close().catch(() => {});
-      save(true);
-    },
-  };
+function add(total: BackfillSummary, summary: BackfillSummary): void {
+  total.sent += summary.sent;
+  total.requests += summary.requests;
+  total.elapsedMs += summary.elapsedMs;
 }
 
 /** The model option of a grid meter behind rooftop PV (issue 33), from its spec by slot. */
