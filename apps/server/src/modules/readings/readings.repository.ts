@@ -1,5 +1,4 @@
 import {
-  BoundedMap,
   COUNTER_PARAMETERS,
   type CounterRules,
   type CounterRun,
@@ -11,35 +10,34 @@ import {
 } from '@phasewatch/shared';
 import type pg from 'pg';
 import type { Storage } from '../../storage/database.js';
+import {
+  batchSize,
+  type ColumnarBatch,
+  columnarBatch,
+  deviceTouch,
+  encodeFlush,
+  firstAtOrAfter,
+  isLiveFlush,
+  newestOf,
+  rollsUpInline,
+  type WriteBatch,
+  withBatch,
+} from './readings.batches.js';
 import { type DayFigures, dayFiguresOf, dayParams, decodeDay, encodeDay, levelFromDays } from './readings.days.js';
+import { dayEdges, endOfDay } from './readings.local-days.js';
 import {
   blobHasValueIn,
-  COUNT_PARAM,
   decodeBlob,
   firstRunIn,
   lastRunIn,
   levelFromPacked,
   PACKED_WIDTHS,
-  type Packed,
   type PackedLevel,
-  type PackedRow,
-  type PackedWrite,
-  packedOf,
   packedWrites,
   SLOTS,
   spanOf,
 } from './readings.packed.js';
-import {
-  firstRawFrom,
-  lastRawBefore,
-  pick,
-  presentNames,
-  RAW_COLUMNS,
-  type RawBatch,
-  rawWrite,
-  readRaw,
-  readRawAll,
-} from './readings.raw.js';
+import { firstRawFrom, lastRawBefore, pick, presentNames, RAW_COLUMNS, rawWrite, readRaw, readRawAll } from './readings.raw.js';
 import {
   floorTo,
   foldLevel,
@@ -52,7 +50,8 @@ import {
   paramSetOf,
   sliceLevel,
 } from './readings.rollup.js';
-import { type DeviceTouch, SqlRunner, type TableWrite, type Tx, type Value } from './readings.sql.js';
+import { SqlRunner, type Tx, type Value } from './readings.sql.js';
+import { type DayRow, dayTableWrite, foldDays, inList, packedTableWrite, readPacked } from './readings.table-writes.js';
 import { type WriterTarget, WriterThread } from './readings.writer-thread.js';
 
 /*
@@ -75,44 +74,6 @@ import { type WriterTarget, WriterThread } from './readings.writer-thread.js';
  * order) before reading the watermark, so ingest and compaction of one device serialize across server
  * instances; no advisory lock outlives its transaction.
  */
-
-/** Readings of one device for one write, sorted by ts with unique timestamps. */
-export interface DeviceBatch {
-  deviceId: number;
-  /** The owner's timezone: local-day rollups are built in it. */
-  tz: string;
-  readings: { ts: number; values: Record<string, number> }[];
-}
-
-/**
- * A device batch column-wise, as writes use it: `index` are catalogue indexes of its parameters,
- * `cols[j][i]` parameter `index[j]` at `ts[i]` (NaN: the reading lacks it). Typed arrays, so a batch moves
- * to the writer thread without a copy.
- */
-export interface ColumnarBatch extends RawBatch {
-  tz: string;
-  ts: Float64Array;
-  cols: Float64Array[];
-}
-
-/** What a write takes: a device's readings as objects, or already column-wise (same rules: sorted, unique timestamps). */
-export type WriteBatch = DeviceBatch | ColumnarBatch;
-
-/** How many readings a batch holds. */
-export const batchSize = (b: WriteBatch): number => ('cols' in b ? b.ts.length : b.readings.length);
-
-/** A column-wise batch as reading objects (`{ name: value }`, catalogue order, absent values left out). */
-export function readingsOf(b: WriteBatch): DeviceBatch['readings'] {
-  if (!('cols' in b)) return b.readings;
-  return Array.from(b.ts, (ts, i) => {
-    const values: Record<string, number> = {};
-    b.index.forEach((c, j) => {
-      const v = (b.cols[j] as Float64Array)[i] as number;
-      if (!Number.isNaN(v)) values[PARAMETER_NAMES[c] as string] = v;
-    });
-    return { ts, values };
-  });
-}
 
 /**
  * PostgreSQL transactions the writer runs at once for a configured pool size: two, one waiting on its
@@ -139,14 +100,10 @@ export interface RepositoryOptions {
   rules?: CounterRules;
 }
 
-/** Batches at least this long that bring whole hours past the watermark are rolled up at once (history, backfills). */
-const INLINE_ROLLUP_MIN_READINGS = 64;
 /** Most raw time one background compaction step reads (6 h: 21,600 readings at one a second). */
 const COMPACT_CHUNK_MS = 6 * H1;
 /** Devices looked at per background round. */
 const COMPACT_DEVICES_PER_ROUND = 256;
-
-const INDEX = new Map(PARAMETER_NAMES.map((p, i) => [p, i]));
 
 /** A device's newly announced status (see `recordStatuses`). */
 export interface StatusChange {
@@ -158,259 +115,6 @@ export interface StatusChange {
 /** Local days one step of a timezone rebuild writes (`rebuildDaysStep`). */
 const REBUILD_DAYS_PER_STEP = 31;
 
-/** Recently used local days per zone, [start, end) (Intl calls cost ~10 µs each; a write needs a few). */
-const recentDays = new BoundedMap<string, [number, number][]>(64);
-
-/** Start and end of the local day holding `ts` in `tz`. */
-function localDayOf(ts: number, tz: string): [number, number] {
-  let days = recentDays.get(tz);
-  if (!days) {
-    days = [];
-    recentDays.set(tz, days);
-  }
-  for (const d of days) if (ts >= d[0] && ts < d[1]) return d;
-  const start = startOfLocalDay(ts, tz);
-  const day: [number, number] = [start, endOfDay(start, tz)];
-  days.unshift(day);
-  if (days.length > 16) days.pop();
-  return day;
-}
-
-/** Start of the local day after the one containing `ts` (local days last 23 to 25 hours). */
-export function endOfDay(ts: number, tz: string): number {
-  return startOfLocalDay(startOfLocalDay(ts, tz) + 26 * H1, tz);
-}
-
-/** Local day edges from the day holding `lo` to the end of the day holding `hi - 1`. */
-function dayEdges(lo: number, hi: number, tz: string): number[] {
-  const edges: number[] = [];
-  let day = localDayOf(lo, tz);
-  for (;;) {
-    edges.push(day[0]);
-    if (hi <= day[1]) break;
-    day = localDayOf(day[1], tz);
-  }
-  edges.push(day[1]);
-  return edges;
-}
-
-/** A batch column-wise (one pass for its parameter names, one to fill the columns). */
-/** Index of the first reading at or after `t` (timestamps sorted). */
-function firstAtOrAfter(ts: Float64Array, t: number): number {
-  let i = 0;
-  while (i < ts.length && (ts[i] as number) < t) i++;
-  return i;
-}
-
-/** A batch whose readings from `lo` on (those at or above the watermark `w`) bring whole hours past it is rolled up as written. */
-function rollsUpInline(b: ColumnarBatch, lo: number, w: number): boolean {
-  const n = b.ts.length;
-  return n - lo >= INLINE_ROLLUP_MIN_READINGS && floorTo(b.ts[n - 1] as number, H1) > w;
-}
-
-/** A batch's newest reading time and the signal it carried then (null: none). */
-function newestOf(b: ColumnarBatch): { newest: number; rssi: number | null } {
-  const n = b.ts.length;
-  const rssiAt = b.index.indexOf(INDEX.get('rssi') as number);
-  const rssi = rssiAt < 0 ? Number.NaN : ((b.cols[rssiAt] as Float64Array)[n - 1] as number);
-  return { newest: b.ts[n - 1] as number, rssi: Number.isNaN(rssi) ? null : rssi };
-}
-
-/** A flush the one-statement live write can take: one batch per device, none long enough to roll hours up at once. */
-function isLiveFlush(work: readonly ColumnarBatch[]): boolean {
-  const seen = new Set<number>();
-  for (const b of work) {
-    if (b.ts.length >= INLINE_ROLLUP_MIN_READINGS || seen.has(b.deviceId)) return false;
-    seen.add(b.deviceId);
-  }
-  return true;
-}
-
-/** The devices' rows after a live flush (batches are sorted: the newest reading is the last). */
-function deviceTouch(work: readonly ColumnarBatch[]): DeviceTouch {
-  const out: DeviceTouch = { ids: [], ts: [], rssi: [] };
-  for (const b of work) {
-    const t = newestOf(b);
-    out.ids.push(b.deviceId);
-    out.ts.push(t.newest);
-    out.rssi.push(t.rssi);
-  }
-  return out;
-}
-
-/**
- * Stored raw rows (catalogue-ordered, all before the batch's reading `lo`) followed by the batch's
- * readings from `lo` while before `to`, as a read of all of them would return them (SQLite reads a
- * stored −0 back as 0).
- */
-function withBatch(
-  stored: { ts: number[]; cols: Float64Array[] },
-  b: ColumnarBatch,
-  lo: number,
-  to: number,
-  dialect: 'sqlite' | 'postgres',
-): { ts: number[]; cols: Float64Array[] } {
-  let hi = lo;
-  while (hi < b.ts.length && (b.ts[hi] as number) < to) hi++;
-  const m = stored.ts.length;
-  const n = m + hi - lo;
-  const ts = stored.ts.concat(Array.from(b.ts.subarray(lo, hi)));
-  const byIndex = new Map(b.index.map((c, j) => [c, b.cols[j] as Float64Array]));
-  // Parameters in neither share one empty column (the catalogue has 67, a batch carries a few).
-  const none = new Float64Array(n).fill(Number.NaN);
-  const cols = stored.cols.map((col, c) => {
-    if (!byIndex.has(c) && col.every(Number.isNaN)) return none;
-    const out = new Float64Array(n);
-    out.set(col);
-    const src = byIndex.get(c);
-    if (!src) out.fill(Number.NaN, m);
-    else if (dialect === 'sqlite') for (let i = lo; i < hi; i++) out[m + i - lo] = (src[i] as number) === 0 ? 0 : (src[i] as number);
-    else out.set(src.subarray(lo, hi), m);
-    return out;
-  });
-  return { ts, cols };
-}
-
-export function columnarBatch(b: DeviceBatch): ColumnarBatch {
-  const seen = new Set<string>();
-  for (const r of b.readings) for (const k in r.values) seen.add(k);
-  const names = PARAMETER_NAMES.filter((p) => seen.has(p));
-  const len = b.readings.length;
-  const ts = new Float64Array(len);
-  const cols = names.map(() => new Float64Array(len));
-  for (let i = 0; i < len; i++) {
-    const r = b.readings[i] as DeviceBatch['readings'][number];
-    ts[i] = r.ts;
-    const v = r.values;
-    for (let j = 0; j < names.length; j++) {
-      const x = v[names[j] as string];
-      (cols[j] as Float64Array)[i] = x === undefined ? Number.NaN : x;
-    }
-  }
-  return { deviceId: b.deviceId, tz: b.tz, index: names.map((n) => INDEX.get(n) as number), ts, cols };
-}
-
-/**
- * A flush as one Float64Array, to cross to the writer thread as one transferred buffer (cloning a
- * buffer or view per column cost more than a live reading's write): per batch its device id, reading
- * count, column count and catalogue indexes, then its timestamps and columns. Zones travel beside it.
- */
-export interface EncodedFlush {
-  data: Float64Array;
-  tzs: string[];
-}
-
-export function encodeFlush(work: readonly ColumnarBatch[]): EncodedFlush {
-  let size = 0;
-  for (const b of work) size += 3 + b.index.length + b.ts.length * (1 + b.cols.length);
-  const data = new Float64Array(size);
-  let o = 0;
-  for (const b of work) {
-    data[o++] = b.deviceId;
-    data[o++] = b.ts.length;
-    data[o++] = b.index.length;
-    for (const i of b.index) data[o++] = i;
-    data.set(b.ts, o);
-    o += b.ts.length;
-    for (const c of b.cols) {
-      data.set(c, o);
-      o += c.length;
-    }
-  }
-  return { data, tzs: work.map((b) => b.tz) };
-}
-
-export function decodeFlush({ data, tzs }: EncodedFlush): ColumnarBatch[] {
-  const out: ColumnarBatch[] = [];
-  let o = 0;
-  for (const tz of tzs) {
-    const deviceId = data[o++] as number;
-    const n = data[o++] as number;
-    const k = data[o++] as number;
-    const index = Array.from(data.subarray(o, o + k));
-    o += k;
-    const ts = data.subarray(o, o + n);
-    o += n;
-    const cols: Float64Array[] = [];
-    for (let j = 0; j < k; j++, o += n) cols.push(data.subarray(o, o + n));
-    out.push({ deviceId, tz, index, ts, cols });
-  }
-  return out;
-}
-
-const inList = (n: number) => Array.from({ length: n }, () => '?').join(', ');
-
-/** The stored spans of a level for some parameters (and the reading counts) in [lo, hi). */
-async function readPacked(tx: Tx, deviceId: number, width: number, names: readonly string[], lo: number, hi: number): Promise<Packed> {
-  const params = [...names, COUNT_PARAM];
-  const rows = await tx.blobArrays(
-    `SELECT param, span, data FROM rollup_packed WHERE device_id = ? AND width = ? AND param IN (${inList(params.length)}) AND span >= ? AND span < ?`,
-    [deviceId, width, ...params, spanOf(lo, width), Math.min(hi, Number.MAX_SAFE_INTEGER)],
-  );
-  return packedOf(rows.map(([param, span, data]) => ({ param, span, data }) as PackedRow));
-}
-
-function packedTableWrite(deviceId: number, rows: readonly PackedWrite[]): TableWrite {
-  return {
-    table: 'rollup_packed',
-    key: ['device_id', 'width', 'param', 'span'],
-    cols: ['data'],
-    count: rows.length,
-    keepOld: false,
-    rowsPerStatement: 80,
-    fill(k, out, offset) {
-      const w = rows[k] as PackedWrite;
-      out[offset] = deviceId;
-      out[offset + 1] = w.width;
-      out[offset + 2] = w.param;
-      out[offset + 3] = w.span;
-      out[offset + 4] = w.data;
-    },
-  };
-}
-
-interface DayRow {
-  bucket: number;
-  end: number;
-  n: number;
-  data: Buffer;
-}
-
-function dayTableWrite(deviceId: number, tz: string, rows: readonly DayRow[]): TableWrite {
-  return {
-    table: 'rollup_day',
-    key: ['device_id', 'bucket'],
-    cols: ['bucket_end', 'tz', 'n', 'data'],
-    count: rows.length,
-    keepOld: false,
-    rowsPerStatement: 50,
-    fill(k, out, offset) {
-      const r = rows[k] as DayRow;
-      out[offset] = deviceId;
-      out[offset + 1] = r.bucket;
-      out[offset + 2] = r.end;
-      out[offset + 3] = tz;
-      out[offset + 4] = r.n;
-      out[offset + 5] = r.data;
-    },
-  };
-}
-
-/** Quarter-hours folded into the local days whose starts are `edges` (plus the end of the last day). */
-function foldDays(m15: Level, edges: readonly number[], ps: ParamSet, rules: CounterRules): Level {
-  let e = 0;
-  return foldLevel(
-    sliceLevel(m15, edges[0] as number, edges[edges.length - 1] as number, ps),
-    ps,
-    (t) => {
-      while (t >= (edges[e + 1] as number)) e++;
-      return edges[e] as number;
-    },
-    rules,
-  );
-}
-
-/** The only code touching `readings` and the rollup tables. */
 export class ReadingsRepository {
   readonly rules: CounterRules;
   private readonly sql: SqlRunner;

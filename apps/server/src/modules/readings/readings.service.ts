@@ -23,7 +23,8 @@ import {
 } from '@phasewatch/shared';
 import { filledColumn, giveColumn, takeColumn } from './readings.columns.js';
 import type { ReadingsColumns, SeriesColumns } from './readings.json.js';
-import { endOfDay, type ReadingsRepository } from './readings.repository.js';
+import { endOfDay } from './readings.local-days.js';
+import type { ReadingsRepository } from './readings.repository.js';
 import {
   concatLevels,
   emptyLevel,

@@ -9,7 +9,7 @@ const WRITER_YOUNG_GENERATION_MB = 12;
 /** The writes the thread runs, by name, with their arguments (see readings.writer.worker.ts). */
 export interface WriterOps {
   close: [];
-  write: [flush: import('./readings.repository.js').EncodedFlush];
+  write: [flush: import('./readings.batches.js').EncodedFlush];
   compactDue: [target: number, budgetMs: number];
   statementCount: [];
   rebuildDaysStep: [deviceId: number, tz: string, cursor: number | null];

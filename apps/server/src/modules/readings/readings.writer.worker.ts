@@ -2,7 +2,8 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { CounterRules } from '@phasewatch/shared';
 import pg from 'pg';
 import { openSqliteFile, type Storage } from '../../storage/database.js';
-import { decodeFlush, ReadingsRepository } from './readings.repository.js';
+import { decodeFlush } from './readings.batches.js';
+import { ReadingsRepository } from './readings.repository.js';
 import type { WriterExtension, WriterOps, WriterReply, WriterRequest, WriterTarget } from './readings.writer-thread.js';
 
 /**
