@@ -3,7 +3,6 @@ import type { BaseContext } from '../../context.js';
 import type { Jobs } from '../../jobs/index.js';
 import type { Realtime } from '../../realtime/index.js';
 import { ComparisonsRepository, ComparisonsService, comparisonsRoutes } from '../comparisons/index.js';
-import { DevicesRepository } from '../devices/index.js';
 import { ExportsRepository, ExportsService, exportsRoutes, type ReportExtras } from '../exports/index.js';
 import type { Telemetry } from '../telemetry/index.js';
 import { analyticsRoutes } from './analytics.routes.js';
@@ -28,7 +27,7 @@ export async function createAnalytics(
   jobs: Jobs,
   extras?: ReportExtras,
 ): Promise<Analytics> {
-  const devices = new DevicesRepository(base.storage.db, base.storage.dialect);
+  const devices = telemetry.deviceReads;
   const analytics = new AnalyticsService(devices, telemetry.readings);
   const comparisons = new ComparisonsService(new ComparisonsRepository(base.storage.db), devices);
   const exports = new ExportsService({

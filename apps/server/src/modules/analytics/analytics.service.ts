@@ -19,7 +19,7 @@ import {
 } from '@phasewatch/shared';
 import { keyedError } from '../../http/errors.js';
 import type { DeviceRow } from '../../storage/schema.js';
-import type { DevicesRepository } from '../devices/index.js';
+import type { DeviceReads } from '../devices/index.js';
 import { type ReadingsColumns, type ReadingsService, releaseColumns } from '../readings/index.js';
 import { dateOf, dayEdges, dayStartOf, isoWeekday, localHours, pad2 } from './heatmap.js';
 
@@ -61,7 +61,7 @@ function bucketFigures(answer: ReadingsColumns, fig: Figure): Map<number, number
  */
 export class AnalyticsService {
   constructor(
-    private readonly devices: DevicesRepository,
+    private readonly devices: DeviceReads,
     private readonly readings: ReadingsService,
   ) {}
 

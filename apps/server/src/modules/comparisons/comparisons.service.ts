@@ -2,7 +2,7 @@ import { type Comparison, type ComparisonSeries, isStorableId } from '@phasewatc
 import { serverDate } from '../../http/dates.js';
 import { keyedError, notFound } from '../../http/errors.js';
 import type { ComparisonRow } from '../../storage/schema.js';
-import type { DevicesRepository } from '../devices/index.js';
+import type { DeviceReads } from '../devices/index.js';
 import type { ComparisonsRepository } from './comparisons.repository.js';
 
 const comparisonNotFound = () => notFound('Comparison not found');
@@ -23,7 +23,7 @@ function seriesOf(row: ComparisonRow): ComparisonSeries[] {
 export class ComparisonsService {
   constructor(
     private readonly repo: ComparisonsRepository,
-    private readonly devices: DevicesRepository,
+    private readonly devices: DeviceReads,
     private readonly now: () => number = Date.now,
   ) {}
 

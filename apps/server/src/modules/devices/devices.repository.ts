@@ -115,3 +115,9 @@ export class DevicesRepository {
       .then((rows) => rows.map((r) => r.id));
   }
 }
+
+/**
+ * What other modules read of devices: one of a user's devices, their list, the owner's timezone. Services
+ * elsewhere depend on this, not on the repository; a job thread hands in a repository of its own connection.
+ */
+export type DeviceReads = Pick<DevicesRepository, 'findForUser' | 'listForUser' | 'userTimezone'>;

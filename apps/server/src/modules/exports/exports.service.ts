@@ -20,7 +20,7 @@ import type { JobKinds } from '../../jobs/kinds.js';
 import type { JobPool } from '../../jobs/pool.js';
 import type { DeviceRow, JobRow } from '../../storage/schema.js';
 import { moduleUrl } from '../../storage/worker.js';
-import type { DevicesRepository } from '../devices/index.js';
+import type { DeviceReads } from '../devices/index.js';
 import type { ExportJobInput } from './export-job.js';
 import type { TariffCostSection } from './export-pdf.js';
 import { EXPORTS_QUEUE, type ExportsRepository } from './exports.repository.js';
@@ -94,7 +94,7 @@ export const NO_EXTRAS: ReportExtras = {
 
 export interface ExportsDeps {
   repo: ExportsRepository;
-  devices: DevicesRepository;
+  devices: DeviceReads;
   queue: JobQueue;
   /** The worker threads the exports' reading and rendering run on. */
   pool: JobPool;

@@ -5,7 +5,6 @@ import type { JobQueue } from '../../jobs/job-queue.js';
 import type { JobKinds } from '../../jobs/kinds.js';
 import type { JobPool } from '../../jobs/pool.js';
 import { moduleUrl } from '../../storage/worker.js';
-import { DevicesRepository } from '../devices/index.js';
 import type { Telemetry } from '../telemetry/index.js';
 import { importsRoutes } from './imports.routes.js';
 import { ImportsService } from './imports.service.js';
@@ -28,7 +27,7 @@ export async function createImports(
   const imports = new ImportsService({
     db: base.storage.db,
     queue: jobs,
-    devices: new DevicesRepository(base.storage.db, base.storage.dialect),
+    devices: telemetry.deviceReads,
     pool,
     write: (batch) => telemetry.writer.write(batch),
     dir: path.join(base.config.dataDir, 'imports'),

@@ -16,7 +16,7 @@ import { ApiError, keyedError } from '../../http/errors.js';
 import { type JobContext, type JobQueue, QueueFullError, type RunningJob } from '../../jobs/job-queue.js';
 import type { JobPool } from '../../jobs/pool.js';
 import type { Database, JobRow } from '../../storage/schema.js';
-import type { DevicesRepository } from '../devices/index.js';
+import type { DeviceReads } from '../devices/index.js';
 import type { ImportKindInput, ImportKindMessage, ImportKindResult } from './import.kind.js';
 import type { ImportBatch, ImportSummary } from './import-run.js';
 import { storeUpload } from './imports.upload.js';
@@ -38,7 +38,7 @@ export interface ImportPayload {
 export interface ImportsDeps {
   db: Kysely<Database>;
   queue: JobQueue;
-  devices: DevicesRepository;
+  devices: DeviceReads;
   /** The job threads the import's reading and checking run on (the `import` kind). */
   pool: JobPool;
   /** Writes a batch of checked rows through the readings write path (the shared batch writer). */

@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import type { BaseContext } from '../../context.js';
 import type { JobKinds } from '../../jobs/kinds.js';
 import { moduleUrl } from '../../storage/worker.js';
-import { DevicesRepository } from '../devices/index.js';
 import { LocationsRepository } from '../locations/index.js';
 import type { Telemetry } from '../telemetry/index.js';
 import { powerQualityRoutes } from './power-quality.routes.js';
@@ -15,7 +14,7 @@ export const POWER_QUALITY_JOB_KINDS: JobKinds = { 'power-quality-pdf': moduleUr
 export async function createPowerQuality(app: FastifyInstance, base: BaseContext, telemetry: Telemetry): Promise<PowerQualitySource> {
   const source: PowerQualitySource = {
     db: base.storage.db,
-    devices: new DevicesRepository(base.storage.db, base.storage.dialect),
+    devices: telemetry.deviceReads,
     locations: new LocationsRepository(base.storage.db),
     readings: telemetry.readingsRepository,
   };

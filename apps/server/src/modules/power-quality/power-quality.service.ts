@@ -12,7 +12,7 @@ import {
 import { type Kysely, sql } from 'kysely';
 import { keyedError } from '../../http/errors.js';
 import type { Database, DeviceRow } from '../../storage/schema.js';
-import type { DevicesRepository } from '../devices/index.js';
+import type { DeviceReads } from '../devices/index.js';
 import type { LocationsRepository } from '../locations/index.js';
 import type { ReadingsRepository } from '../readings/index.js';
 
@@ -32,7 +32,7 @@ export function voltagePhases(typeCode: number): PqPhase[] {
 /** What the report is computed from: the storage handles it reads (plain repositories, no HTTP). */
 export interface PowerQualitySource {
   db: Kysely<Database>;
-  devices: DevicesRepository;
+  devices: DeviceReads;
   locations: LocationsRepository;
   readings: ReadingsRepository;
 }

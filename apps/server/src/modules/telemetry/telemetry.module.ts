@@ -6,7 +6,7 @@ import { ingestRoutes } from '../../ingest/ingest.routes.js';
 import { IngestService } from '../../ingest/ingest.service.js';
 import { MqttSubscriber } from '../../ingest/mqtt.subscriber.js';
 import { CollectorsRepository, CollectorsService, collectorsRoutes, InstanceMembership } from '../collectors/index.js';
-import { DevicesRepository, DevicesService, devicesRoutes, readingsRoutes } from '../devices/index.js';
+import { type DeviceReads, DevicesRepository, DevicesService, devicesRoutes, readingsRoutes } from '../devices/index.js';
 import { Compactor, pgWriteConcurrency, ReadingsRepository, ReadingsService } from '../readings/index.js';
 
 /** How often devices that fell silent are announced offline. */
@@ -17,6 +17,8 @@ const RETENTION_SWEEP_MS = 3_600_000;
 /** Devices, ingestion (HTTP and MQTT), readings, rollups and energy: the services other parts use. */
 export interface Telemetry {
   devices: DevicesService;
+  /** What other modules read of devices (the devices service's own repository). */
+  deviceReads: DeviceReads;
   readings: ReadingsService;
   /** The storage of readings (tests and benchmarks look at it directly). */
   readingsRepository: ReadingsRepository;
@@ -43,7 +45,8 @@ export async function createTelemetry(app: FastifyInstance, base: BaseContext): 
   });
   const compactor = new Compactor(readingsRepo, app.log);
   const readings = new ReadingsService(readingsRepo, { onStaleDays: (deviceId, tz) => compactor.rebuildDays(deviceId, tz) });
-  const devices = new DevicesService(new DevicesRepository(base.storage.db, base.storage.dialect), readingsRepo, readings, base.events);
+  const devicesRepo = new DevicesRepository(base.storage.db, base.storage.dialect);
+  const devices = new DevicesService(devicesRepo, readingsRepo, readings, base.events);
   const writer = new BatchWriter(readingsRepo, app.log, base.metrics, readingsRepo.writeConcurrency(base.config.pgPoolSize));
   base.metrics.watch({ writerQueueReadings: () => writer.queueDepth });
   const keyFailures = base.config.ingestKeyFailures;
@@ -126,6 +129,7 @@ export async function createTelemetry(app: FastifyInstance, base: BaseContext): 
 
   return {
     devices,
+    deviceReads: devicesRepo,
     readings,
     readingsRepository: readingsRepo,
     ingest,
