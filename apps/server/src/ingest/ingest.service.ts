@@ -12,6 +12,7 @@ import {
 import type { EventBus } from '../events/bus.js';
 import { ApiError, keyedError, unauthorized } from '../http/errors.js';
 import type { FailureCounter } from '../http/rate-limits.js';
+import { PerTurn } from '../lib/per-turn.js';
 import type { IngestMetrics, IngestSource } from '../metrics/metrics.js';
 import type { DevicesService, IngestIdentity } from '../modules/devices/index.js';
 import type { BatchWriter } from './batch-writer.js';
@@ -42,6 +43,13 @@ export interface IngestOptions {
 const IDENTITY_TTL_MS = 60_000;
 /** Keys looked up per query (one turn's lookups are split into queries of at most this many). */
 const LOOKUPS_PER_QUERY = 500;
+
+/** A device key asked for, and who waits for its device. */
+interface KeyLookup {
+  key: string;
+  resolve(d: IngestIdentity | undefined): void;
+  reject(err: unknown): void;
+}
 /** A device's status is looked at after a commit at most this often (the periodic sweep covers the rest). */
 const STATUS_CHECK_EVERY_MS = 5_000;
 /**
@@ -66,7 +74,7 @@ export class IngestService {
   /** When each device's status was last looked at after a commit. */
   private readonly statusChecked = new BoundedMap<number, number>(20_000);
   /** Keys to look up at the end of this turn, with who waits for each. */
-  private pendingLookups: Map<string, { resolve: (d: IngestIdentity | undefined) => void; reject: (err: unknown) => void }[]> | null = null;
+  private readonly lookups = new PerTurn<KeyLookup>((asked) => this.answerLookups(asked));
   /** Devices whose status the next check looks at: one query for all the commits of an event-loop turn. */
   private pendingStatus: { ids: Set<number>; timer: NodeJS.Timeout } | null = null;
 
@@ -118,32 +126,29 @@ export class IngestService {
    * connections from the writes for seconds.
    */
   private lookUp(key: string): Promise<IngestIdentity | undefined> {
-    let batch = this.pendingLookups;
-    if (!batch) {
-      const keys = new Map<string, { resolve: (d: IngestIdentity | undefined) => void; reject: (err: unknown) => void }[]>();
-      batch = keys;
-      this.pendingLookups = keys;
-      setImmediate(() => {
-        if (this.pendingLookups === keys) this.pendingLookups = null;
-        const all = [...keys.keys()];
-        for (let i = 0; i < all.length; i += LOOKUPS_PER_QUERY) {
-          const part = all.slice(i, i + LOOKUPS_PER_QUERY);
-          this.devices.byIngestKeys(part).then(
-            (found) => {
-              for (const k of part) for (const w of keys.get(k) ?? []) w.resolve(found.get(k));
-            },
-            (err: unknown) => {
-              for (const k of part) for (const w of keys.get(k) ?? []) w.reject(err);
-            },
-          );
-        }
-      });
+    return new Promise((resolve, reject) => this.lookups.add({ key, resolve, reject }));
+  }
+
+  /** One turn's key lookups: each key asked once, in statements of `LOOKUPS_PER_QUERY`, its answer shared by its askers. */
+  private answerLookups(asked: readonly KeyLookup[]): void {
+    const keys = new Map<string, KeyLookup[]>();
+    for (const w of asked) {
+      const waiting = keys.get(w.key);
+      if (waiting) waiting.push(w);
+      else keys.set(w.key, [w]);
     }
-    return new Promise((resolve, reject) => {
-      const waiting = batch.get(key);
-      if (waiting) waiting.push({ resolve, reject });
-      else batch.set(key, [{ resolve, reject }]);
-    });
+    const all = [...keys.keys()];
+    for (let i = 0; i < all.length; i += LOOKUPS_PER_QUERY) {
+      const part = all.slice(i, i + LOOKUPS_PER_QUERY);
+      this.devices.byIngestKeys(part).then(
+        (found) => {
+          for (const k of part) for (const w of keys.get(k) ?? []) w.resolve(found.get(k));
+        },
+        (err: unknown) => {
+          for (const k of part) for (const w of keys.get(k) ?? []) w.reject(err);
+        },
+      );
+    }
   }
 
   /**

@@ -12,6 +12,7 @@ import {
 } from '@phasewatch/shared';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DeviceStatusChanged, ReadingsCommitted } from '../../events/bus.js';
+import { PerTurn } from '../../lib/per-turn.js';
 import type { NotificationRow } from '../../storage/schema.js';
 import { notificationsOf } from '../devices/index.js';
 import type { DeliveryDevice, Dispatcher } from './notifications.dispatcher.js';
@@ -188,7 +189,7 @@ export class AlarmEngine {
   private readonly states = new BoundedMap<number, DeviceState>(50_000);
   /** Work waiting for a device's state to be read. */
   private readonly waiting = new Map<number, ((s: DeviceState) => void)[]>();
-  private loadQueued = false;
+  private readonly loads = new PerTurn<number>(() => void this.loadWaiting());
   private readonly due = new Set<number>();
   private refreshTimer: NodeJS.Timeout | null = null;
   private closed = false;
@@ -249,7 +250,7 @@ export class AlarmEngine {
     await this.meterReads;
     for (;;) {
       const busy = [...this.states.values()].filter((s) => s.pendingOps > 0);
-      if (busy.length === 0 && this.waiting.size === 0 && !this.loadQueued) return;
+      if (busy.length === 0 && this.waiting.size === 0 && !this.loads.queued) return;
       await Promise.allSettled(busy.map((s) => s.chain));
       await new Promise((r) => setImmediate(r));
     }
@@ -270,15 +271,11 @@ export class AlarmEngine {
       return;
     }
     this.waiting.set(deviceId, [work]);
-    if (!this.loadQueued) {
-      this.loadQueued = true;
-      // Devices first seen in the same turn (a fleet arriving) are read together.
-      setImmediate(() => void this.loadWaiting());
-    }
+    // Devices first seen in the same turn (a fleet arriving) are read together.
+    this.loads.add(deviceId);
   }
 
   private async loadWaiting(): Promise<void> {
-    this.loadQueued = false;
     const ids = [...this.waiting.keys()].filter((id) => !this.states.has(id));
     for (let i = 0; i < ids.length; i += LOAD_BATCH) {
       const part = ids.slice(i, i + LOAD_BATCH);

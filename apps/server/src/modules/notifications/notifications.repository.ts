@@ -1,5 +1,6 @@
 import { isStorableId, type NotificationKind, type NotificationState } from '@phasewatch/shared';
 import { type Kysely, sql } from 'kysely';
+import { PerTurn } from '../../lib/per-turn.js';
 import type { Database, NotificationRow, NotificationsTable, PushSubscriptionRow } from '../../storage/schema.js';
 import type { Worse } from './notifications.rules.js';
 
@@ -69,7 +70,6 @@ const TURN_BATCH = 500;
  */
 function perTurn<A, R>(key: (a: A) => string, keyOf: (r: R) => string, run: (part: A[]) => Promise<R[]>): (a: A) => Promise<R | undefined> {
   type Waiter = { a: A; resolve(r: R | undefined): void; reject(err: unknown): void };
-  let waiting: Waiter[] | null = null;
   const answer = async (all: Waiter[]): Promise<void> => {
     let list = all;
     while (list.length > 0) {
@@ -93,18 +93,8 @@ function perTurn<A, R>(key: (a: A) => string, keyOf: (r: R) => string, run: (par
       list = later;
     }
   };
-  return (a) => {
-    if (!waiting) {
-      const list: Waiter[] = [];
-      waiting = list;
-      setImmediate(() => {
-        waiting = null;
-        void answer(list);
-      });
-    }
-    const list = waiting;
-    return new Promise((resolve, reject) => list.push({ a, resolve, reject }));
-  };
+  const turn = new PerTurn<Waiter>((list) => void answer(list));
+  return (a) => new Promise((resolve, reject) => turn.add({ a, resolve, reject }));
 }
 
 const alarmKey = (r: { device_id: number; kind: string }) => `${r.device_id}|${r.kind}`;
