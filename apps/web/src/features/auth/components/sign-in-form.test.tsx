@@ -5,7 +5,7 @@ import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { setLanguage } from '@/i18n';
 import { renderUi } from '@/test/render';
-import { SignInForm } from './sign-in-form';
+import { SignedInText, SignInForm } from './sign-in-form';
 
 function renderForm() {
   const qc = new QueryClient({ defaultOptions: { mutations: { retry: false } } });
@@ -24,6 +24,13 @@ afterEach(async () => {
 });
 
 describe('SignInForm', () => {
+  it("tells the sign-in in the language the profile brings, not the sign-in page's", async () => {
+    renderUi(<SignedInText />);
+    expect(screen.getByText('You have successfully logged in!')).toBeInTheDocument();
+    await setLanguage('tr');
+    expect(await screen.findByText('Başarıyla giriş yaptınız!')).toBeInTheDocument();
+  });
+
   it("shows the server's error in the user's language and drops it once a field is edited", async () => {
     await setLanguage('pl');
     vi.spyOn(globalThis, 'fetch').mockResolvedValue(

@@ -9,6 +9,15 @@ import { useSchemaForm } from '@/lib/use-schema-form';
 import { useLogin } from '../api/login';
 import { ApiErrorAlert } from './api-errors';
 
+/**
+ * The sign-in toast's text, translated as it renders: the profile's language is applied just after the
+ * sign-in, and a text fixed when the toast opened stayed in the sign-in page's language.
+ */
+export function SignedInText() {
+  const { t } = useTranslation();
+  return <>{t('auth.loggedIn')}</>;
+}
+
 /** The sign-in form: errors of the answer under "Try again!", success told as a toast. */
 export function SignInForm({ onSignedIn, compact = false }: { onSignedIn(): void; compact?: boolean }) {
   const { t } = useTranslation();
@@ -33,7 +42,7 @@ export function SignInForm({ onSignedIn, compact = false }: { onSignedIn(): void
         }
         login.mutate(body, {
           onSuccess: () => {
-            notifications.show({ color: 'teal', message: t('auth.loggedIn') });
+            notifications.show({ color: 'teal', message: <SignedInText /> });
             onSignedIn();
           },
         });
