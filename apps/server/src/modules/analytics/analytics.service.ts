@@ -1,6 +1,6 @@
 import {
   addLocalDays,
-  type ConsumptionInterval,
+  type ConsumptionParams,
   type ConsumptionResponse,
   type DeviceRole,
   ENERGY_PARAMETER,
@@ -249,19 +249,7 @@ export class AnalyticsService {
   }
 
   /** Energy per device and bucket in [from, to), with totals, sorted and paged. */
-  async consumption(
-    userId: number,
-    q: {
-      deviceIds: number[];
-      from: number;
-      to: number;
-      interval: ConsumptionInterval;
-      sort: string;
-      dir: 'asc' | 'desc';
-      page: number;
-      pageSize: number;
-    },
-  ): Promise<ConsumptionResponse> {
+  async consumption(userId: number, q: ConsumptionParams): Promise<ConsumptionResponse> {
     const devices: DeviceRow[] = [];
     for (const id of q.deviceIds) devices.push(await this.own(userId, id, 'deviceIds'));
     const tz = await this.timezone(userId);
