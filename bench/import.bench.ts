@@ -1,9 +1,9 @@
-import { once } from 'node:events';
-import { createWriteStream, openAsBlob, readFileSync, statSync } from 'node:fs';
+import { openAsBlob, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ImportJob } from '@phasewatch/shared';
 import type { BenchContext } from './run.js';
-import { BENCH_PARAMS, benchApp, benchReadings } from './telemetry-fixtures.js';
+import { writeImportCsv } from './support/import-csv.js';
+import { benchApp, benchReadings } from './telemetry-fixtures.js';
 
 /*
  * History import (issue 31): a year of 1-minute rows (525,600) of a single-phase meter's ten parameters in
@@ -24,22 +24,6 @@ const BATCH = 5000;
 function rssAnon(): number {
   const status = readFileSync('/proc/self/status', 'utf8');
   return Number(/^RssAnon:\s+(\d+) kB/m.exec(status)?.[1] ?? 0) * 1024;
-}
-
-/** The CSV file, written a block at a time (never whole in memory). */
-async function writeFile(file: string, start: number): Promise<number> {
-  const out = createWriteStream(file);
-  out.write(
-    `time,${BENCH_PARAMS.map((p) => `${p} [${p.startsWith('v') ? 'V' : p.startsWith('i') ? 'A' : p.startsWith('p') && p !== 'pfave1' ? 'W' : p === 'frq1' ? 'Hz' : p.startsWith('e') ? 'kWh' : p === 'rssi' ? 'dBm' : ''}]`).join(',')}\r\n`,
-  );
-  for (let i = 0; i < ROWS; i += BATCH) {
-    const block = benchReadings(start + i * MIN, Math.min(BATCH, ROWS - i), MIN);
-    const text = block.map((r) => `${new Date(r.ts).toISOString()},${BENCH_PARAMS.map((p) => r.values[p]).join(',')}`).join('\r\n');
-    if (!out.write(`${text}\r\n`)) await once(out, 'drain');
-  }
-  out.end();
-  await once(out, 'finish');
-  return statSync(file).size;
 }
 
 async function oneDialect(ctx: BenchContext, dialect: 'sqlite' | 'postgres'): Promise<void> {
@@ -80,7 +64,7 @@ async function oneDialect(ctx: BenchContext, dialect: 'sqlite' | 'postgres'): Pr
     const { device } = (await dev.json()) as { device: { id: number } };
     const file = path.join(b.dataDir, 'year.csv');
     const start = Math.floor((Date.now() - 370 * 86_400_000) / 3_600_000) * 3_600_000;
-    const bytes = await writeFile(file, start);
+    const bytes = await writeImportCsv(file, start, ROWS);
 
     global.gc?.();
     const before = rssAnon();

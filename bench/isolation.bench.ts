@@ -1,12 +1,14 @@
-import { readFileSync } from 'node:fs';
+import { openAsBlob, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
-import { zonedTimeToUtc } from '@phasewatch/shared';
+import { mondayOf, zonedTimeToUtc } from '@phasewatch/shared';
 import { ChunkSink } from '../apps/server/src/jobs/chunk-sink.js';
 import { type ExportJobInput, type ExportPayload, runExportJob as runExportInProcess } from '../apps/server/src/modules/exports/index.js';
 import type { BenchContext } from './run.js';
 import { registerFleet } from './support/fleet.js';
 import { percentile } from './support/hub-clients.js';
+import { writeImportCsv } from './support/import-csv.js';
 import { BENCH_PARAMS, benchApp, benchReadings } from './telemetry-fixtures.js';
 
 const TZ = 'Europe/Warsaw';
@@ -19,6 +21,8 @@ const METERS = Math.max(1, Number(process.env.ISOLATION_METERS ?? 200));
 const QUIET_S = 10;
 /** Rounds of each job in the pool and on the main thread, taken in turns (`ISOLATION_ROUNDS`, default 2). */
 const ROUNDS = Math.max(1, Number(process.env.ISOLATION_ROUNDS ?? 2));
+/** Days of 1-minute rows in the import measured beside the others (`ISOLATION_IMPORT_DAYS`, default 90). */
+const IMPORT_DAYS = Math.max(1, Number(process.env.ISOLATION_IMPORT_DAYS ?? 90));
 
 /**
  * The other side of the server: 200 meters POSTing a reading a second each, and another user asking for
@@ -235,6 +239,16 @@ async function oneDialect(ctx: BenchContext, dialect: 'sqlite' | 'postgres'): Pr
       fileName: `bench-${format}`,
       language: 'en',
     });
+    /** An export job's end (queued, claimed, run on a job thread). */
+    const waitJob = async (started: Promise<{ id: string }>) => {
+      const job = await started;
+      for (;;) {
+        const j = await analytics.exports.get(app.userId, job.id);
+        if (j.status === 'failed') throw new Error(`${label}: export failed: ${j.error}`);
+        if (j.status === 'done') return j;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    };
     /** Through the pool, as POST /api/exports runs it (queued, claimed, run on a job thread). */
     const viaPool = async (p: ExportPayload) => {
       const job = await analytics.exports.create(app.userId, {
@@ -309,6 +323,42 @@ async function oneDialect(ctx: BenchContext, dialect: 'sqlite' | 'postgres'): Pr
       );
     }
 
+    // The jobs that came after the export (issues 30 and 31), through the pool only (they never ran on the
+    // main thread): power-quality PDFs of the exporting meter and an import of IMPORT_DAYS of
+    // 1-minute rows into a new device of the same user.
+    // Four weeks' reports one after another (one alone is over in about a second: too few requests to tell a p99).
+    const weeks = [4, 3, 2, 1].map((k) => mondayOf(to - (k * 7 + 3) * DAY, TZ));
+    const pq = await phase(`power-quality PDFs of 4 weeks from ${weeks[0]} in the pool`, async () => {
+      for (const week of weeks)
+        await waitJob(
+          analytics.exports.create(app.userId, { report: 'power-quality', deviceId: app.deviceId, format: 'pdf', week, fileName: 'pq' }),
+        );
+    });
+    print(pq, quiet);
+    const importDevice = (await post('/api/devices', { name: 'imported', mac: '07:00:00:00:00:01', typeCode: 20 }, app.token)).device as {
+      id: number;
+    };
+    const csv = path.join(app.dataDir, 'import.csv');
+    const bytes = await writeImportCsv(csv, from, IMPORT_DAYS * 1440);
+    const imported = await phase(`import of ${IMPORT_DAYS * 1440} rows (${(bytes / 1e6).toFixed(1)} MB CSV) in the pool`, async () => {
+      const form = new FormData();
+      form.set('deviceId', String(importDevice.id));
+      form.set('format', 'phasewatch');
+      form.set('dryRun', 'false');
+      form.set('file', await openAsBlob(csv), 'import.csv');
+      const auth = { authorization: `Bearer ${app.token}` };
+      const res = await fetch(`${app.base}/api/imports`, { method: 'POST', headers: auth, body: form });
+      if (res.status !== 202) throw new Error(`${label}: import answered ${res.status}: ${await res.text()}`);
+      const { id } = (await res.json()) as { id: string };
+      for (;;) {
+        const job = (await (await fetch(`${app.base}/api/imports/${id}`, { headers: auth })).json()) as { status: string };
+        if (job.status === 'failed') throw new Error(`${label}: import failed: ${JSON.stringify(job).slice(0, 300)}`);
+        if (job.status === 'done') return job;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    });
+    print(imported, quiet);
+
     loadgen.postMessage({ cmd: 'stop' });
     await new Promise((r) => loadgen.once('message', r));
     await loadgen.terminate();
@@ -324,7 +374,8 @@ async function oneDialect(ctx: BenchContext, dialect: 'sqlite' | 'postgres'): Pr
  * meters post a reading a second each and another user asks for /api/devices and /api/health every
  * 200 ms. Prints the other user's and the meters' p50/p99, the server's event-loop delay
  * (perf_hooks.monitorEventLoopDelay; the app runs in this process), peak RSS, and the job's time against
- * the main-thread run, beside a quiet phase without a job.
+ * the main-thread run, beside a quiet phase without a job. Then the jobs that came after it, through the
+ * pool: a week's power-quality PDF and an import of `ISOLATION_IMPORT_DAYS` (90) of 1-minute rows.
  */
 export default async function isolationBench(ctx: BenchContext): Promise<void> {
   // `ISOLATION_DIALECT=sqlite|postgres`: one of them (quick runs).

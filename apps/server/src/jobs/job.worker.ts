@@ -9,6 +9,7 @@ import type { Database } from '../storage/schema.js';
 import { ChunkSink } from './chunk-sink.js';
 import type { JobKind, JobKindContext, JobKinds } from './kinds.js';
 import type { FromJobThread, JobTarget, ToJobThread } from './pool.js';
+import { giveWay } from './thread-priority.js';
 
 /**
  * A job thread of the pool (see pool.ts): its own read-only connection, the readings service over it, and
@@ -19,6 +20,8 @@ const { target, rules, kinds } = workerData as { target: JobTarget; rules: Count
 
 const port = parentPort;
 if (!port) throw new Error('job.worker runs as a worker thread');
+
+giveWay();
 
 function openReadOnly(): Storage {
   if (target.dialect === 'sqlite') {

@@ -1,7 +1,16 @@
+import { readFileSync } from 'node:fs';
 import type { JobKindContext } from './kinds.js';
 
+/** A thread's nice value from its /proc stat line (the 19th field; the name in parentheses may hold spaces). */
+export function niceOf(stat: string): number {
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+}
+
 /** Kinds the pool's tests run (handed to the pool as its `kinds`): one that works, and ones that end their thread. */
-export async function run(input: { what: 'echo' | 'exit' | 'throwLater' | 'hog' | 'write' | 'wait' | 'send' }, ctx: JobKindContext) {
+export async function run(
+  input: { what: 'echo' | 'exit' | 'throwLater' | 'hog' | 'write' | 'wait' | 'send' | 'nice' },
+  ctx: JobKindContext,
+) {
   switch (input.what) {
     case 'echo': {
       const users = await ctx.storage.db
@@ -28,6 +37,8 @@ export async function run(input: { what: 'echo' | 'exit' | 'throwLater' | 'hog' 
       }
       return { threadId: ctx.threadId, answers, detached };
     }
+    case 'nice':
+      return { threadId: ctx.threadId, nice: niceOf(readFileSync('/proc/thread-self/stat', 'utf8')) };
     case 'write':
       // The thread's connection is read-only.
       await ctx.storage.db

@@ -1,9 +1,12 @@
+import { readFileSync } from 'node:fs';
 import { threadId } from 'node:worker_threads';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestStorage, DIALECTS, type TestStorage } from '../test/storage.js';
 import { JOB_FAILURES, JobFailure } from './kinds.js';
 import { JobPool, jobTarget, type PoolRunOptions } from './pool.js';
+import { niceOf } from './pool.test-kinds.js';
+import { JOB_THREAD_NICE } from './thread-priority.js';
 
 const kinds = { test: new URL('./pool.test-kinds.ts', import.meta.url).href };
 
@@ -88,6 +91,15 @@ describe.each(DIALECTS)('job pool (%s)', (dialect) => {
     expect(overlapped).toBe(false);
     // Without a handler on the main thread the kind's message is refused, and the job fails with it.
     await expect(run('send').done).rejects.toThrow(/no job takes this message/);
+  });
+
+  it('a job thread runs at a lower CPU priority than the main thread (Linux: its own nice value)', async () => {
+    const main = niceOf(readFileSync('/proc/thread-self/stat', 'utf8'));
+    const out = (await run('nice').done) as { threadId: number; nice: number };
+    expect(out.threadId).not.toBe(threadId);
+    expect(out.nice).toBe(Math.min(19, main + JOB_THREAD_NICE));
+    // Only that thread: the main thread keeps its own.
+    expect(niceOf(readFileSync('/proc/thread-self/stat', 'utf8'))).toBe(main);
   });
 
   it("the thread's connection is read-only", async () => {

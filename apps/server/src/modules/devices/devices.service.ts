@@ -33,6 +33,8 @@ import type { DevicesRepository, IngestIdentity } from './devices.repository.js'
 
 const macConflict = () => keyedError(409, 'errors.macTaken', { field: 'mac' });
 const deviceNotFound = () => keyedError(404, 'errors.deviceNotFound');
+/** How many devices' total energies `list` reads at once. */
+const LIST_TOTALS_AT_ONCE = 4;
 
 /** A device's notification settings as stored (defaults for what is missing or unreadable). */
 export function notificationsOf(row: Pick<DeviceRow, 'notifications'>): NotificationSettings {
@@ -177,17 +179,26 @@ export class DevicesService {
     return { device: await this.toDevice(row), ingestKey };
   }
 
+  /**
+   * The user's devices with their latest readings and total energy. The independent reads go out together
+   * (on PostgreSQL each is a round trip; one after another, a list of two devices took a dozen of them, and
+   * its p99 beside 200 posting meters was 160 ms), the devices' totals a few at a time so one long list does
+   * not take every pooled connection.
+   */
   async list(userId: number): Promise<DeviceListItem[]> {
-    const rows = await this.repo.listForUser(userId);
-    const latest = await this.repo.latestReadings(userId);
-    const names = await this.names(userId);
+    const [rows, latest, names] = await Promise.all([this.repo.listForUser(userId), this.repo.latestReadings(userId), this.names(userId)]);
     const roles = DevicesService.roles(rows);
-    const out: DeviceListItem[] = [];
-    for (const row of rows) {
-      const measured = await this.readings.totalEnergy(row.id, energyDirection(row.type_code));
-      out.push(this.listItem(row, Math.round((measured + row.meter_value_kwh) * 1e6) / 1e6, latest.get(row.id) ?? null, names, roles));
+    const measured = new Array<number>(rows.length);
+    for (let i = 0; i < rows.length; i += LIST_TOTALS_AT_ONCE) {
+      const part = rows.slice(i, i + LIST_TOTALS_AT_ONCE);
+      const totals = await Promise.all(part.map((row) => this.readings.totalEnergy(row.id, energyDirection(row.type_code))));
+      totals.forEach((t, k) => {
+        measured[i + k] = t;
+      });
     }
-    return out;
+    return rows.map((row, i) =>
+      this.listItem(row, Math.round(((measured[i] ?? 0) + row.meter_value_kwh) * 1e6) / 1e6, latest.get(row.id) ?? null, names, roles),
+    );
   }
 
   async get(userId: number, id: number): Promise<Device> {

@@ -78,6 +78,12 @@ export interface ImportSummary {
 
 /** Rows per chunk written (one transaction each; 4,000 readings of a dozen parameters). */
 const CHUNK_ROWS = 4_000;
+/**
+ * After each chunk is stored the import waits this many times as long as the store took before its next
+ * chunk: it keeps the writer and the database busy at most half the time, so live ingest and other users'
+ * reads come first (PostgreSQL, 200 meters posting: other users' p99 170 ms during an import without it).
+ */
+export const IMPORT_GIVE_WAY = 1;
 /** How often progress is reported (rows). */
 const PROGRESS_EVERY_ROWS = 20_000;
 const HOUR = 3_600_000;
@@ -302,6 +308,9 @@ export async function runImport(
   };
 
   let pending: Promise<void> | null = null;
+  // When the next chunk may go to the database: each write is followed by a pause of IMPORT_GIVE_WAY times
+  // its own time, so the import leaves the writer and the database to live ingest and other users' reads.
+  let resumeAt = 0;
   const flush = async (chunk: Chunk) => {
     if (chunk.size === 0) return;
     const n = chunk.size;
@@ -315,6 +324,8 @@ export async function runImport(
     // What an earlier chunk wrote must be stored before this one asks what the device has.
     if (pending) await pending;
     pending = null;
+    const rest = resumeAt - Date.now();
+    if (rest > 0) await new Promise((r) => setTimeout(r, rest));
     const lo = chunk.ts[keep[0] as number] as number;
     const hi = chunk.ts[keep[keep.length - 1] as number] as number;
     const have = new Set(Array.from(await store.existing(s.deviceId, lo, hi)));
@@ -340,7 +351,10 @@ export async function runImport(
       ts,
       cols: cols.filter((_, j) => used[j]),
     };
-    pending = store.write(batch);
+    const sent = Date.now();
+    pending = store.write(batch).then(() => {
+      resumeAt = Date.now() + (Date.now() - sent) * IMPORT_GIVE_WAY;
+    });
     // Awaited before the next chunk's question (or at the end); a failure surfaces there.
     pending.catch(() => {});
   };
