@@ -7,4 +7,5 @@ export { type SourceChoice, SourceStep } from './components/source-step';
 export { modelName } from './model-names';
 
 export const loadBalanceCard = () => import('./components/balance-card');
+export { BALANCE_CARD_MIN_HEIGHT } from './components/balance-size';
 export const loadCollectorCard = () => import('./components/collector-card');

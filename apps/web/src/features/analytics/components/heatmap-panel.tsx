@@ -122,6 +122,7 @@ export function HeatmapPanel({
             </Text>
             <Segmented
               aria-label={t('analytics.heatmap.kind')}
+              phoneColumns={2}
               value={kind}
               onChange={(v) => {
                 const k = v as HeatmapKind;

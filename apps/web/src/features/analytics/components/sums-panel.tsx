@@ -58,6 +58,34 @@ export function SumsPanel({ devices, deviceId, timezone }: { devices: DeviceList
     return mode === 'devices' ? item.deviceName : dateLabel(spans[i] as Span);
   };
 
+  type Item = NonNullable<typeof q.data>['items'][number];
+  /** An item's difference from the reference (the first item), with why a percentage is left out. */
+  const differenceText = (item: Item, i: number) => {
+    if (i === 0) return t('analytics.sums.base');
+    if (item.difference === null) return '—';
+    const unit = q.data?.unit ?? '';
+    const amount = `${item.difference > 0 ? '+' : ''}${value(item.difference, unit)}`;
+    if (item.percent !== null) return `${amount} (${pct.format(item.percent)} %)`;
+    return (
+      <>
+        {amount}
+        {/* Its own lines (the amount above stays on one). */}
+        <Text
+          component="span"
+          display="block"
+          size="xs"
+          c="dimmed"
+          data-sum-no-percent
+          maw={240}
+          ml="auto"
+          style={{ whiteSpace: 'normal' }}
+        >
+          {t('figures.sums.noPercent')}
+        </Text>
+      </>
+    );
+  };
+
   const spanInputs = (s: Span, set: (s: Span) => void, label: string, key: string) => (
     <Group key={key} gap="xs" align="flex-end" wrap="wrap">
       <DateField
@@ -157,7 +185,9 @@ export function SumsPanel({ devices, deviceId, timezone }: { devices: DeviceList
                 <Table.Th>{t(mode === 'devices' ? 'analytics.sums.device' : 'analytics.sums.period')}</Table.Th>
                 <Table.Th ta="right">{t('analytics.sums.value')}</Table.Th>
                 <Table.Th visibleFrom="xs" w="35%" />
-                <Table.Th ta="right">{t('analytics.sums.difference')}</Table.Th>
+                <Table.Th ta="right" visibleFrom="xs">
+                  {t('analytics.sums.difference')}
+                </Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -178,6 +208,10 @@ export function SumsPanel({ devices, deviceId, timezone }: { devices: DeviceList
                   </Table.Td>
                   <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }} data-sum-value>
                     {value(item.value, q.data.unit)}
+                    {/* On a phone the difference goes under the total: four columns ran off the card. */}
+                    <Text component="div" size="xs" c="dimmed" hiddenFrom="xs" style={{ whiteSpace: 'normal' }}>
+                      {differenceText(item, i)}
+                    </Text>
                   </Table.Td>
                   <Table.Td visibleFrom="xs">
                     <div
@@ -190,17 +224,8 @@ export function SumsPanel({ devices, deviceId, timezone }: { devices: DeviceList
                       }}
                     />
                   </Table.Td>
-                  <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }} data-sum-difference>
-                    {i === 0
-                      ? t('analytics.sums.base')
-                      : item.difference === null
-                        ? '—'
-                        : `${item.difference > 0 ? '+' : ''}${value(item.difference, q.data.unit)}${item.percent === null ? '' : ` (${pct.format(item.percent)} %)`}`}
-                    {i > 0 && item.difference !== null && item.percent === null && (
-                      <Text size="xs" c="dimmed" data-sum-no-percent>
-                        {t('figures.sums.noPercent')}
-                      </Text>
-                    )}
+                  <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }} visibleFrom="xs" data-sum-difference>
+                    {differenceText(item, i)}
                   </Table.Td>
                 </Table.Tr>
               ))}

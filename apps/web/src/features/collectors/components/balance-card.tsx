@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Segmented } from '@/components/ui/segmented';
 import { useReadings } from '@/features/charts';
 import { formatQuantity } from '@/lib/quantities';
+import { BALANCE_CARD_MIN_HEIGHT } from './balance-size';
 
 const PARAMS = ['eai1', 'eai2', 'eai3', 'eae1', 'eae2', 'eae3', 'balance', 'balance_export'];
 type Period = 'today' | 'month' | 'year';
@@ -47,7 +48,7 @@ export function BalanceCard({ deviceId, timezone }: { deviceId: number; timezone
     { label: t('collectors.balance.export'), sum: energy(series, ['eae1', 'eae2', 'eae3']), net: energy(series, ['balance_export']) },
   ];
   return (
-    <Card withBorder padding="lg" data-testid="balance-card">
+    <Card withBorder padding="lg" data-testid="balance-card" mih={BALANCE_CARD_MIN_HEIGHT}>
       <Group justify="space-between" mb="sm" gap="xs">
         <Group gap="xs" wrap="nowrap">
           <IconScale size={20} aria-hidden />

@@ -26,7 +26,7 @@ import {
   useInView,
   useReadings,
 } from '@/features/charts';
-import { loadBalanceCard } from '@/features/collectors';
+import { BALANCE_CARD_MIN_HEIGHT, loadBalanceCard } from '@/features/collectors';
 import { withArea } from '@/i18n';
 import { ApiError } from '@/lib/api-client';
 import { storedTimezone } from '@/lib/auth-store';
@@ -164,7 +164,7 @@ function DeviceSummary({ device: d }: { device: Device }) {
       <EnergyPanel device={d} timezone={timezone} />
       {figures.baseLoad && <BaseLoadCard device={d} />}
       {hasBalance(d) && (
-        <Suspense fallback={null}>
+        <Suspense fallback={<Skeleton h={BALANCE_CARD_MIN_HEIGHT} radius="md" data-balance-placeholder />}>
           <BalanceChunk deviceId={d.id} timezone={timezone} />
         </Suspense>
       )}

@@ -41,7 +41,7 @@ export function AddDeviceModal({ opened, onClose }: { opened: boolean; onClose()
           {t('addDevice.title')}
         </Title>
       }
-      size="lg"
+      size="xl"
       fullScreen={phone}
       closeButtonProps={{ 'aria-label': t('widgets.close') }}
     >
