@@ -297,30 +297,75 @@ export function phaseEvents(
   return out.sort((a, b) => a.startMs - b.startMs);
 }
 
+/** One phase's 10-minute bins (index: bin from the week's first): readings with a mean, and the sum of their squares. */
+export interface PqPhaseBins {
+  phase: PqPhase;
+  n: ArrayLike<number>;
+  sumsq: ArrayLike<number>;
+}
+
+/**
+ * What a report is made of, however it was gathered: the period, the per-phase bins (the week's `weekBins`),
+ * each phase's events (`phaseEvents` over [first bin, end of last bin)) and the frequency figures.
+ * `computePowerQuality` gathers them from raw readings; the server also from its 10-minute aggregate.
+ */
+export interface PqBinsInput {
+  from: number;
+  to: number;
+  tz: string;
+  intervalS: number;
+  phases: readonly PqPhaseBins[];
+  /** Per phase of `phases`, in the same order. */
+  events: readonly Omit<PqEvent, 'start'>[][];
+  frequency: PqFrequency | null;
+}
+
+/** One phase's bins from its readings (time order within a bin: the sums are the same doubles whoever adds them). */
+export function phaseBins(ts: ArrayLike<number>, s: PqPhaseSeries, first: number, count: number): PqPhaseBins {
+  const end = first + count * BIN;
+  const sumsq = new Float64Array(count);
+  const n = new Int32Array(count);
+  for (let i = 0; i < ts.length; i++) {
+    const t = ts[i] as number;
+    if (t < first || t >= end) continue;
+    const v = s.mean[i] as number;
+    if (Number.isNaN(v)) continue;
+    const b = binIndex(t, first);
+    sumsq[b] = (sumsq[b] as number) + v * v;
+    n[b] = (n[b] as number) + 1;
+  }
+  return { phase: s.phase, n, sumsq };
+}
+
 /** The report of a period (normally a local week) from its readings. */
 export function computePowerQuality(input: PqInput): PqReport {
-  const { from, to, tz, intervalS, ts } = input;
+  const { from, to, intervalS, ts } = input;
   const { first, count } = weekBins(from, to);
   const end = first + count * BIN;
+  return powerQualityFromBins({
+    from,
+    to,
+    tz: input.tz,
+    intervalS,
+    phases: input.phases.map((s) => phaseBins(ts, s, first, count)),
+    events: input.phases.map((s) => phaseEvents(ts, s, intervalS, first, end)),
+    frequency: input.frequency ? frequencyShare(ts, input.frequency, from, to) : null,
+  });
+}
+
+/** The report of a period from its bins, events and frequency figures (see `PqBinsInput`). */
+export function powerQualityFromBins(input: PqBinsInput): PqReport {
+  const { from, to, tz, intervalS } = input;
+  const { first, count } = weekBins(from, to);
   const needed = PQ_LIMITS.coverage * (BIN / 1000);
   const phases: PqPhaseResult[] = [];
   const events: PqEvent[] = [];
   const overvoltage: PqOvervoltage[] = [];
   const trend: PqTrendPhase[] = [];
-  for (const s of input.phases) {
-    const sumsq = new Float64Array(count);
-    const n = new Int32Array(count);
-    for (let i = 0; i < ts.length; i++) {
-      const t = ts[i] as number;
-      if (t < first || t >= end) continue;
-      const v = s.mean[i] as number;
-      if (Number.isNaN(v)) continue;
-      const b = binIndex(t, first);
-      sumsq[b] = (sumsq[b] as number) + v * v;
-      (n as Int32Array)[b] = (n[b] as number) + 1;
-    }
+  input.phases.forEach((s, pi) => {
+    const { sumsq, n } = s;
     const flag = new Uint8Array(count);
-    for (const e of phaseEvents(ts, s, intervalS, first, end)) {
+    for (const e of input.events[pi] ?? []) {
       events.push({ ...e, start: isoWithOffset(e.startMs, tz) });
       const b0 = Math.max(0, binIndex(e.startMs, first));
       const b1 = Math.min(count - 1, binIndex(e.startMs + e.durationSeconds * 1000 - 1, first));
@@ -370,7 +415,7 @@ export function computePowerQuality(input: PqInput): PqReport {
     r.verdict = phaseVerdict(r, count);
     phases.push(r);
     trend.push({ phase: s.phase, values, flagged: flaggedIdx });
-  }
+  });
   events.sort((a, b) => a.startMs - b.startMs || a.phase - b.phase);
   overvoltage.sort((a, b) => a.startMs - b.startMs || a.phase - b.phase);
 
@@ -400,34 +445,65 @@ export function computePowerQuality(input: PqInput): PqReport {
     events,
     overvoltage,
     overvoltageDays: days,
-    frequency: input.frequency ? frequencyShare(ts, input.frequency, from, to) : null,
+    frequency: input.frequency,
     trend: { start: isoWithOffset(first, tz), startMs: first, stepSeconds: BIN / 1000, phases: trend },
+  };
+}
+
+/** Frequency counts of readings with a value: how many, within 49.5–50.5 Hz, outside 47–52 Hz, extremes. */
+export interface PqFrequencyCounts {
+  readings: number;
+  within: number;
+  outside: number;
+  min: number;
+  max: number;
+}
+
+export const emptyFrequencyCounts = (): PqFrequencyCounts => ({
+  readings: 0,
+  within: 0,
+  outside: 0,
+  min: Number.POSITIVE_INFINITY,
+  max: Number.NEGATIVE_INFINITY,
+});
+
+/** Counts one frequency value (NaN: none). */
+export function countFrequency(c: PqFrequencyCounts, v: number): void {
+  if (Number.isNaN(v)) return;
+  c.readings++;
+  if (v >= PQ_LIMITS.frequencyLow && v <= PQ_LIMITS.frequencyHigh) c.within++;
+  if (v < PQ_LIMITS.frequencyMin || v > PQ_LIMITS.frequencyMax) c.outside++;
+  if (v < c.min) c.min = v;
+  if (v > c.max) c.max = v;
+}
+
+/** Adds counts `b` (of other readings) to `a`. */
+export function addFrequencyCounts(a: PqFrequencyCounts, b: PqFrequencyCounts): void {
+  a.readings += b.readings;
+  a.within += b.within;
+  a.outside += b.outside;
+  if (b.min < a.min) a.min = b.min;
+  if (b.max > a.max) a.max = b.max;
+}
+
+/** The report's frequency figures of counts; null without any reading. */
+export function frequencyOf(c: PqFrequencyCounts): PqFrequency | null {
+  if (c.readings === 0) return null;
+  return {
+    readings: c.readings,
+    withinShare: c.within / c.readings,
+    outside47to52: c.outside,
+    min: Math.round(c.min * 100) / 100,
+    max: Math.round(c.max * 100) / 100,
   };
 }
 
 /** Frequency figures of the readings in [from, to); null without any. */
 export function frequencyShare(ts: ArrayLike<number>, f: ArrayLike<number>, from: number, to: number): PqFrequency | null {
-  let readings = 0;
-  let within = 0;
-  let outside = 0;
-  let min = Number.POSITIVE_INFINITY;
-  let max = Number.NEGATIVE_INFINITY;
+  const c = emptyFrequencyCounts();
   for (let i = 0; i < ts.length; i++) {
     const t = ts[i] as number;
-    const v = f[i] as number;
-    if (t < from || t >= to || Number.isNaN(v)) continue;
-    readings++;
-    if (v >= PQ_LIMITS.frequencyLow && v <= PQ_LIMITS.frequencyHigh) within++;
-    if (v < PQ_LIMITS.frequencyMin || v > PQ_LIMITS.frequencyMax) outside++;
-    if (v < min) min = v;
-    if (v > max) max = v;
+    if (t >= from && t < to) countFrequency(c, f[i] as number);
   }
-  if (readings === 0) return null;
-  return {
-    readings,
-    withinShare: within / readings,
-    outside47to52: outside,
-    min: Math.round(min * 100) / 100,
-    max: Math.round(max * 100) / 100,
-  };
+  return frequencyOf(c);
 }

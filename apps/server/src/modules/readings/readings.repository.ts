@@ -6,6 +6,7 @@ import {
   INSTANT_PARAMETERS,
   localDayStarts,
   PARAMETER_NAMES,
+  type PqAggregate,
   startOfLocalDay,
 } from '@phasewatch/shared';
 import type pg from 'pg';
@@ -37,6 +38,7 @@ import {
   SLOTS,
   spanOf,
 } from './readings.packed.js';
+import { type PqCoverage, pqBackfillStep, pqCoverage, readPq, recomputePq, storePqFromRaw } from './readings.pq.js';
 import { firstRawFrom, lastRawBefore, pick, presentNames, RAW_COLUMNS, rawWrite, readRaw, readRawAll } from './readings.raw.js';
 import {
   floorTo,
@@ -310,6 +312,8 @@ export class ReadingsRepository {
         })
         .map((i) => PARAMETER_NAMES[i] as string);
       await this.recompute(tx, b.deviceId, b.tz, b.ts.subarray(0, late), paramSetOf(names), w);
+      // The power-quality aggregate counts every reading (one without voltage still ends an event run).
+      await recomputePq(tx, b.deviceId, b.ts.subarray(0, late));
     }
     if (rollsUpInline(b, late, w)) {
       const next = floorTo(b.ts[n - 1] as number, H1);
@@ -360,6 +364,7 @@ export class ReadingsRepository {
     const ps = paramSetOf(presentNames(raw));
     const fresh = levelFromRaw(pick(raw, [...ps.instant, ...ps.counter]), ps, M15, this.rules);
     await this.apply(tx, deviceId, tz, fresh, ps, to);
+    await storePqFromRaw(tx, deviceId, raw, from, to);
   }
 
   /**
@@ -603,7 +608,8 @@ export class ReadingsRepository {
     }
     await this.sql.transaction(async (tx) => {
       await this.lockDevices(tx, [deviceId]);
-      for (const t of ['readings', 'rollup_packed', 'rollup_day']) await tx.run(`DELETE FROM ${t} WHERE device_id = ?`, [deviceId]);
+      for (const t of ['readings', 'rollup_packed', 'rollup_day', 'rollup_pq'])
+        await tx.run(`DELETE FROM ${t} WHERE device_id = ?`, [deviceId]);
       await tx.run('DELETE FROM devices WHERE id = ?', [deviceId]);
     });
   }
@@ -632,7 +638,42 @@ export class ReadingsRepository {
         }
       }
     }
-    for (const id of deviceIds) await this.sql.reader.run('DELETE FROM readings WHERE device_id = ? AND ts < ?', [id, cutoff]);
+    // The power-quality aggregate goes with its raw rows (its report is reproducible from them): its hours
+    // before the cutoff; an hour the cutoff cuts that keeps raw rows is read from them until the backfill
+    // (`backfillPq`) redoes it from what is left.
+    const kept = floorTo(cutoff, H1) + (cutoff % H1 === 0 ? 0 : H1);
+    for (const id of deviceIds) {
+      await this.sql.reader.run('DELETE FROM readings WHERE device_id = ? AND ts < ?', [id, cutoff]);
+      await this.sql.reader.run('DELETE FROM rollup_pq WHERE device_id = ? AND bucket < ?', [id, cutoff]);
+      if (kept === cutoff) continue;
+      await this.sql.reader.run(
+        'UPDATE devices SET pq_from = ? WHERE id = ? AND pq_from < ? AND EXISTS (SELECT 1 FROM readings WHERE device_id = ? AND ts >= ? AND ts < ?)',
+        [kept, id, kept, id, cutoff, kept],
+      );
+    }
+  }
+
+  /**
+   * Builds the power-quality aggregate of readings from before it existed (devices with `pq_from` > 0, see
+   * readings.pq.ts), a step of at most 6 h of raw rows per transaction, until `budgetMs` is spent. True when
+   * work is left.
+   */
+  async backfillPq(budgetMs: number): Promise<boolean> {
+    if (this.thread) return (await this.thread.call('backfillPq', [budgetMs])) as boolean;
+    const started = performance.now();
+    const due = await this.sql.reader.all('SELECT id FROM devices WHERE pq_from > 0 ORDER BY id LIMIT ?', [COMPACT_DEVICES_PER_ROUND]);
+    for (const r of due) {
+      const id = Number(r.id);
+      for (;;) {
+        if (performance.now() - started > budgetMs) return true;
+        const done = await this.sql.transaction(async (tx) => {
+          if (!(await this.lockDevices(tx, [id])).has(id)) return true;
+          return pqBackfillStep(tx, id);
+        });
+        if (done) break;
+      }
+    }
+    return due.length === COMPACT_DEVICES_PER_ROUND;
   }
 
   /** Creates the monthly partitions (UTC months) the timestamps fall in, once per process. */
@@ -674,6 +715,16 @@ export class ReadingsRepository {
   async watermark(deviceId: number, tx: Tx = this.sql.reader): Promise<number> {
     const [r] = await tx.all('SELECT rollup_through FROM devices WHERE id = ?', [deviceId]);
     return r ? Number(r.rollup_through) : 0;
+  }
+
+  /** Which hours the power-quality aggregate of a device holds (see readings.pq.ts). */
+  pqCoverage(deviceId: number, tx: Tx = this.sql.reader): Promise<PqCoverage> {
+    return pqCoverage(tx, deviceId);
+  }
+
+  /** Sets the bins of `agg` in [lo, hi) (whole hours inside the coverage) from the stored aggregate. */
+  readPq(deviceId: number, agg: PqAggregate, lo: number, hi: number, tx: Tx = this.sql.reader): Promise<void> {
+    return readPq(tx, deviceId, agg, lo, hi);
   }
 
   /** Raw rows of a device in [from, to) for some parameters, column-wise in their order. */

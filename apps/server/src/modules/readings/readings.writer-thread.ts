@@ -11,6 +11,7 @@ export interface WriterOps {
   close: [];
   write: [flush: import('./readings.batches.js').EncodedFlush];
   compactDue: [target: number, budgetMs: number];
+  backfillPq: [budgetMs: number];
   statementCount: [];
   rebuildDaysStep: [deviceId: number, tz: string, cursor: number | null];
   recordStatuses: [changes: import('./readings.repository.js').StatusChange[]];

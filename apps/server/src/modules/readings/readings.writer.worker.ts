@@ -66,6 +66,8 @@ async function perform({ op, args }: WriterRequest): Promise<unknown> {
       return repo.statementCount();
     case 'recordStatuses':
       return repo.recordStatuses(...(args as WriterOps['recordStatuses']));
+    case 'backfillPq':
+      return repo.backfillPq(...(args as WriterOps['backfillPq']));
     case 'rebuildDaysStep':
       return repo.rebuildDaysStep(...(args as WriterOps['rebuildDaysStep']));
     case 'deleteDevice':

@@ -9,6 +9,7 @@ import * as m0007 from './0007-locations-tariffs.js';
 import * as m0008 from './0008-analytics-exports.js';
 import * as m0009 from './0009-notifications.js';
 import * as m0010 from './0010-collectors.js';
+import * as m0011 from './0011-power-quality-aggregate.js';
 import * as m0013 from './0013-prosumer.js';
 import * as m0014 from './0014-scale-out.js';
 import * as m0015 from './0015-integrations.js';
@@ -28,6 +29,7 @@ export const migrations: Record<string, VersionedMigration> = {
   '0008-analytics-exports': m0008,
   '0009-notifications': m0009,
   '0010-collectors': m0010,
+  '0011-power-quality-aggregate': m0011,
   '0013-prosumer': m0013,
   '0014-scale-out': m0014,
   '0015-integrations': m0015,
