@@ -49,6 +49,7 @@ export async function createPlaces(app: FastifyInstance, base: BaseContext, tele
   const reportExtras: ReportExtras = {
     locationName: (userId, device) => locations.reportName(userId, device),
     tariffCosts: (userId, device, from, to) => tariffs.reportCosts(userId, device, from, to),
+    prosumerLedger: (userId, device, from, to) => prosumer.reportLedger(userId, device, from, to),
   };
   return { locations, tariffs, energy, reportExtras, prosumer };
 }

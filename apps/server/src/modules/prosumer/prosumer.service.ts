@@ -347,6 +347,28 @@ export class ProsumerService {
     };
   }
 
+  /**
+   * The ledger a device's PDF report shows (issue 33): its location's months overlapping [from, to) (UTC ms, up
+   * to the current month), for the location's grid meter or a production device of a location with a scheme;
+   * null otherwise (no location, no scheme, another role, a period wholly in the future).
+   */
+  async reportLedger(userId: number, device: { id: number; location_id: number | null }, from: number, to: number): Promise<Ledger | null> {
+    if (device.location_id === null) return null;
+    const loc = await this.locations.findForUser(userId, device.location_id);
+    if (!loc) return null;
+    const settings = await this.settingsOf(loc.id);
+    if (!settings || settings.scheme === 'none') return null;
+    const role = (await this.rolesAt(userId, loc.id)).roles.get(device.id);
+    if (role !== 'grid' && role !== 'production') return null;
+    const current = this.currentMonth(loc.timezone);
+    const first = monthOf(localDate(from, loc.timezone));
+    let last = monthOf(localDate(Math.max(from, to - 1), loc.timezone));
+    if (first > current) return null;
+    if (last > current) last = current;
+    const start = monthsApart(first, last) >= MAX_LEDGER_MONTHS ? addMonths(last, -(MAX_LEDGER_MONTHS - 1)) : first;
+    return this.ledger(userId, loc.id, { from: start, to: last });
+  }
+
   /** Hourly balance of whole local months `from`…`to`, up to now. */
   private hoursOfMonths(userId: number, loc: LocationRow, from: string, to: string, source: EnergySource) {
     const a = startOfDate(`${from}-01`, loc.timezone);
