@@ -135,7 +135,7 @@ export function RcePricesCard({ year, today, rceSince }: { year: number; today: 
                   <Table.Tbody>
                     {months.map((m) => (
                       <Table.Tr key={m.month} data-rce-month={m.month}>
-                        <Table.Td>{m.month}</Table.Td>
+                        <Table.Td style={{ whiteSpace: 'nowrap' }}>{m.month}</Table.Td>
                         <Table.Td data-field="complete" style={{ textAlign: 'right' }}>
                           {m.complete}
                         </Table.Td>
@@ -220,6 +220,8 @@ function RceUpload() {
               setError(null);
             }}
             leftSection={<IconUpload size={16} />}
+            // Mantine's placeholder grey is too faint on white (axe color-contrast): the prompt in the text colour.
+            styles={{ placeholder: { color: 'var(--mantine-color-text)' } }}
             style={{ flex: '1 1 240px' }}
           />
           <Button type="submit" variant="light" loading={upload.isPending}>
