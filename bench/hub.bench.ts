@@ -51,6 +51,7 @@ async function serverMain(): Promise<void> {
       JWT_SECRET: 'bench-secret-0123456789-0123456789',
       LOG_LEVEL: 'silent',
       COLLECTOR_DISCOVERY_ADDRESS: '127.0.0.1:9',
+      RCE_IMPORT: 'off',
     }),
     demo: null,
     simulate: false,

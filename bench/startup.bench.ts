@@ -105,6 +105,7 @@ async function run(ctx: BenchContext, dialect: 'sqlite' | 'postgres'): Promise<v
       DEMO_PASSWORD: DEMO.password,
       SIMULATE: '1',
       SIMULATE_HISTORY_DAYS: String(DAYS),
+      RCE_IMPORT: 'off',
       LOG_LEVEL: 'warn',
     },
     stdio: ['ignore', 'pipe', 'pipe'],

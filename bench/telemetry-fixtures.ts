@@ -57,6 +57,7 @@ export async function benchApp(dialect: 'sqlite' | 'postgres', pgUrl: string, op
       JWT_SECRET: 'bench-secret-0123456789-0123456789',
       DATABASE_URL: databaseUrl,
       COLLECTOR_DISCOVERY_ADDRESS: '127.0.0.1:9',
+      RCE_IMPORT: 'off',
     }),
     demo: null,
     simulate: false,

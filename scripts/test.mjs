@@ -26,7 +26,11 @@ const out = path.join(root, '.tmp');
 mkdirSync(out, { recursive: true });
 const report = path.join(out, 'vitest-report.json');
 const args = ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...process.argv.slice(2)];
-const r = spawnSync('npx', args, { stdio: 'inherit', cwd: root, env: { ...process.env, FORCE_COLOR: process.env.CI ? '0' : '1' } });
+const r = spawnSync('npx', args, {
+  stdio: 'inherit',
+  cwd: root,
+  env: { RCE_IMPORT: 'off', ...process.env, FORCE_COLOR: process.env.CI ? '0' : '1' },
+});
 
 try {
   const j = JSON.parse(readFileSync(report, 'utf8'));

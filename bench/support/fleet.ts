@@ -248,6 +248,7 @@ export async function startBuiltServer(env: Record<string, string>): Promise<Run
         HOST: '127.0.0.1',
         DEMO_ACCOUNT: 'off',
         SIMULATE: '0',
+        RCE_IMPORT: 'off',
         LOG_LEVEL: 'warn',
         LOG_FORMAT: 'json',
         METRICS_TOKEN,

@@ -65,6 +65,8 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     // Tests talk to this machine only: collectors reach loopback alone, discovery never broadcasts.
     COLLECTOR_NETWORKS: '127.0.0.0/8,::1/128',
     COLLECTOR_DISCOVERY_ADDRESS: '127.0.0.1:9',
+    // No daily RCE import from PSE's public API (a test that wants one sets RCE_SOURCE_URL to a fake on 127.0.0.1).
+    RCE_IMPORT: 'off',
     LOG_LEVEL: 'warn',
     ...opts.env,
   };

@@ -173,4 +173,42 @@ describe('the Prosumer tab', () => {
     await api('PUT', `locations/${homeId}/prosumer`, { ...saved, scheme: 'net-billing-rcem' });
     await page.context().close();
   });
+  it('uploads the user’s RCE prices from a CSV file at 390 px: what was stored and refused, and which days have prices', {
+    timeout: 120_000,
+  }, async () => {
+    const before = await api<Record<string, unknown>>('GET', `locations/${homeId}/prosumer`);
+    await api('PUT', `locations/${homeId}/prosumer`, { ...before, scheme: 'net-billing-rce' });
+    try {
+      const page = await signedIn('en', 390);
+      await page.goto(`/locations/view/${homeId}?tab=prosumer`);
+      const card = page.locator('[data-rce-prices]');
+      await card.getByRole('heading', { name: tx('en', 'prosumer.rce.title') }).waitFor();
+      // Nothing imported (RCE_IMPORT=off in tests): the hourly-RCE ledger's days lack prices, and the card says so.
+      await card.locator('[data-rce-gaps]').waitFor();
+      const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Warsaw' }).format(new Date());
+      const rows = Array.from(
+        { length: 8 },
+        (_, k) => `${today} 0${8 + Math.floor(k / 4)}:${String((k % 4) * 15).padStart(2, '0')},${400 + k}`,
+      );
+      const csv = ['start_utc,rce_pln', ...rows.slice(0, 4), `${today} 09:00,n/a`, ...rows.slice(4)].join('\n');
+      await card.locator('input[type="file"]').setInputFiles({ name: 'rce.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+      await card.getByRole('button', { name: tx('en', 'prosumer.rce.upload') }).click();
+      const result = card.locator('[data-rce-upload-result]');
+      await result.waitFor();
+      await expect(result.textContent()).resolves.toContain(tx('en', 'prosumer.rce.stored').replace('{{count}}', '8'));
+      await expect(result.locator('[data-rce-refused] tbody tr').allTextContents()).resolves.toEqual([
+        `6${tx('en', 'prosumer.rce.reasons.price')}`,
+      ]);
+      // The coverage follows: this month has a day with uploaded prices.
+      const month = card.locator(`[data-rce-month="${today.slice(0, 7)}"] [data-field="uploaded"]`);
+      await expect.poll(() => month.textContent()).toBe('1');
+      expect(await axeViolations(page)).toEqual([]);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      expect(overflow).toBeLessThanOrEqual(0);
+      await page.screenshot({ path: path.join(screenshotDir, 'prosumer-rce-upload-390.png'), fullPage: true });
+      await page.context().close();
+    } finally {
+      await api('PUT', `locations/${homeId}/prosumer`, before);
+    }
+  });
 });

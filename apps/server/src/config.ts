@@ -110,6 +110,13 @@ export interface AppConfig {
   /** Home Assistant MQTT discovery (`HA_DISCOVERY=on`, default off) and its broker (`HA_MQTT_URL`, default MQTT_URL). */
   haDiscovery: boolean;
   haMqttUrl: string;
+  /**
+   * The daily RCE import from PSE for locations settled with hourly RCE (`RCE_IMPORT`, default on; `off`
+   * disables it: tests, and servers that must not reach the internet) and where from (`RCE_SOURCE_URL`,
+   * default PSE's public API).
+   */
+  rceImport: boolean;
+  rceSourceUrl: string;
 }
 
 function hostPort(value: string | undefined, fallback: { host: string; port: number }, name: string): { host: string; port: number } {
@@ -118,6 +125,13 @@ function hostPort(value: string | undefined, fallback: { host: string; port: num
   const port = m?.[2] === undefined ? fallback.port : Number(m[2]);
   if (!m || port < 1 || port > 65535) throw new Error(`${name} must be an IPv4 address with an optional port, got "${value}"`);
   return { host: m[1] as string, port };
+}
+
+function httpUrl(value: string | undefined, fallback: string, name: string): string {
+  if (value === undefined || value === '') return fallback;
+  const url = URL.canParse(value) ? new URL(value) : null;
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw new Error(`${name} must be an http(s) URL, got "${value}"`);
+  return value;
 }
 
 function ratio(value: string | undefined, fallback: number, name: string): number {
@@ -309,5 +323,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     importMaxRows: Math.max(1, int(env.IMPORT_MAX_ROWS, 2_000_000, 'IMPORT_MAX_ROWS')),
     haDiscovery: bool(env.HA_DISCOVERY, false),
     haMqttUrl: env.HA_MQTT_URL || env.MQTT_URL || '',
+    rceImport: bool(env.RCE_IMPORT, true),
+    rceSourceUrl: httpUrl(env.RCE_SOURCE_URL, 'https://api.raporty.pse.pl/api/rce-pln', 'RCE_SOURCE_URL'),
   };
 }

@@ -498,7 +498,12 @@ describe('access token expiry during a connection', () => {
 /** The config of an app instance on a shared test database (each instance opens its own storage on it). */
 function instanceConfig(ts: { dataDir: string; databaseUrl: string }): AppConfig {
   return {
-    ...loadConfig({ DATA_DIR: ts.dataDir, JWT_SECRET: 'test-secret-for-signing-tokens-0123456789', DATABASE_URL: ts.databaseUrl }),
+    ...loadConfig({
+      DATA_DIR: ts.dataDir,
+      JWT_SECRET: 'test-secret-for-signing-tokens-0123456789',
+      DATABASE_URL: ts.databaseUrl,
+      RCE_IMPORT: 'off',
+    }),
     demo: null,
     simulate: false,
     webDistDir: '/nonexistent',

@@ -337,6 +337,22 @@ export interface Database {
   prosumer_settings: ProsumerSettingsTable;
   rcem_user: RcemUserTable;
   rce_prices: RcePricesTable;
+  rce_import_days: RceImportDaysTable;
+}
+
+/** The daily RCE import's claims and outcomes per business day (migration 0016; modules/prosumer/rce-importer.ts). */
+export interface RceImportDaysTable {
+  /** The business day, `YYYY-MM-DD` (Polish date). */
+  day: string;
+  attempts: Generated<number>;
+  /** The next attempt starts no earlier (UTC ms). */
+  next_at: number;
+  claimed_by: string | null;
+  lease_until: number | null;
+  done_at: number | null;
+  /** Quarter prices stored by the attempt that finished it. */
+  rows: number | null;
+  error: string | null;
 }
 
 /** How a location's PV is settled (issue 33). */

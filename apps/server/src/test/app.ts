@@ -41,6 +41,8 @@ export async function buildTestApp(
       // Tests talk to this machine only: collectors reach loopback alone, discovery never broadcasts.
       COLLECTOR_NETWORKS: '127.0.0.0/8,::1/128',
       COLLECTOR_DISCOVERY_ADDRESS: '127.0.0.1:9',
+      // Never PSE's public API: tests that import RCE point an importer at a fake on 127.0.0.1.
+      RCE_IMPORT: 'off',
     }),
     demo: null,
     simulate: false,

@@ -38,6 +38,7 @@ export async function buildTestDeployment(n: number, overrides: Partial<AppConfi
         JWT_SECRET: 'test-secret-for-signing-tokens-0123456789',
         COLLECTOR_NETWORKS: '127.0.0.0/8,::1/128',
         COLLECTOR_DISCOVERY_ADDRESS: '127.0.0.1:9',
+        RCE_IMPORT: 'off',
       }),
       demo: null,
       simulate: false,

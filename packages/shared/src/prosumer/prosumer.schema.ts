@@ -192,4 +192,41 @@ export type RcemItem = z.infer<typeof rcemItemSchema>;
 export const rceCsvSchema = z.strictObject({
   csv: z.string({ error: 'prosumer.errors.csv' }).min(1, { error: 'prosumer.errors.csv' }).max(900_000, { error: 'validation.tooLong' }),
 });
-export const rceCsvResultSchema = z.object({ imported: z.number().int(), from: z.number().nullable(), to: z.number().nullable() });
+/** Why a CSV line was not stored: its time, its price, too few cells, or a quarter given again (the first one is kept). */
+export const RCE_CSV_REFUSALS = ['time', 'price', 'columns', 'duplicate'] as const;
+export type RceCsvRefusal = (typeof RCE_CSV_REFUSALS)[number];
+/** Lines refused by an upload that the answer lists at most (`refused` counts them all). */
+export const RCE_CSV_REFUSED_LISTED = 100;
+/**
+ * What an RCE CSV upload stored: quarter prices `imported`, lines `refused` (the first ones listed with their
+ * 1-based line number and reason), and the time covered: the first period's start and the last one's end
+ * (UTC ms; null when nothing was stored).
+ */
+export const rceCsvResultSchema = z.object({
+  imported: z.number().int(),
+  refused: z.number().int(),
+  refusedLines: z.array(z.object({ line: z.number().int(), reason: z.enum(RCE_CSV_REFUSALS) })),
+  from: z.number().nullable(),
+  to: z.number().nullable(),
+});
+export type RceCsvResult = z.infer<typeof rceCsvResultSchema>;
+
+/** Longest span of `GET /api/prices/rce/days`. */
+export const MAX_RCE_DAYS = 366;
+/** `GET /api/prices/rce/days?from&to`: business days (Polish dates, `to` exclusive). */
+export const rceDaysQuerySchema = z.strictObject({ from: calendarDateSchema, to: calendarDateSchema });
+/**
+ * Which quarter-hours of each business day have an RCE price for the user: `expected` quarters in the day (92,
+ * 96 or 100 around DST), `priced` of them with a price, `imported` from PSE's daily import, `uploaded` from the
+ * user's own CSV (which wins where both are).
+ */
+export const rceDaySchema = z.object({
+  date: z.string(),
+  expected: z.number().int(),
+  priced: z.number().int(),
+  imported: z.number().int(),
+  uploaded: z.number().int(),
+});
+export const rceDaysSchema = z.object({ timezone: z.string(), days: z.array(rceDaySchema) });
+export type RceDay = z.infer<typeof rceDaySchema>;
+export type RceDays = z.infer<typeof rceDaysSchema>;

@@ -208,7 +208,12 @@ describe('login throttle shared by two instances on one PostgreSQL', () => {
     const ts = await createTestStorage('postgres');
     const second = openStorage({ databaseUrl: ts.databaseUrl, dataDir: ts.dataDir });
     const config = {
-      ...loadConfig({ DATA_DIR: ts.dataDir, DATABASE_URL: ts.databaseUrl, JWT_SECRET: 'test-secret-for-signing-tokens-0123456789' }),
+      ...loadConfig({
+        DATA_DIR: ts.dataDir,
+        DATABASE_URL: ts.databaseUrl,
+        JWT_SECRET: 'test-secret-for-signing-tokens-0123456789',
+        RCE_IMPORT: 'off',
+      }),
       demo: null,
       simulate: false,
       webDistDir: '/nonexistent',

@@ -8,7 +8,7 @@ import type { DeviceRow } from '../../storage/schema.js';
 import { DevicesRepository } from '../devices/index.js';
 import { releaseColumns } from '../readings/index.js';
 import { columnName, type ExportBlock, type ExportSource, exportBlocks, plainNumber, presentParameters } from './export-data.js';
-import type { PdfReport, PdfStat, TariffCostSection } from './export-pdf.js';
+import type { LedgerSection, PdfReport, PdfStat, TariffCostSection } from './export-pdf.js';
 import { ExportsRepository } from './exports.repository.js';
 import type { ExportPayload, ExportResult } from './exports.service.js';
 import { ZonedIso } from './zoned-iso.js';
@@ -22,8 +22,11 @@ export interface ExportJobInput {
   userId: number;
   attempt: number;
   payload: ExportPayload;
-  /** What the report adds from other modules (location, tariff costs), found on the main thread; null for a CSV. */
-  extras: { location: string | null; costs: TariffCostSection | null } | null;
+  /**
+   * What the report adds from other modules (location, tariff costs, the location's prosumer ledger), found
+   * on the main thread; null for a CSV.
+   */
+  extras: { location: string | null; costs: TariffCostSection | null; ledger?: LedgerSection | null } | null;
   /** The report's "created" time. */
   createdAt: number;
 }
@@ -150,6 +153,7 @@ async function report(
     createdAt: input.createdAt,
     energy: { produced: direction === 'export', kwh: energyTotal },
     costs: input.extras?.costs ?? null,
+    ledger: input.extras?.ledger ?? null,
     stats,
     chart: { ts: chartTs, bucketMs: chartInterval === '24h' ? 86_400_000 : BUCKET_MS[chartInterval], energy, lines },
     table: { params, ts, cols },

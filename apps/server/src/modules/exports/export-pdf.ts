@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { type Language, type ParameterInfo, parameterInfo, type ReadingInterval } from '@phasewatch/shared';
+import { type Language, type Ledger, type ParameterInfo, parameterInfo, type ReadingInterval } from '@phasewatch/shared';
 import PDFDocument from 'pdfkit';
 import { fill, PDF_TEXTS, type PdfTexts } from './pdf-texts.js';
 import { ZonedIso } from './zoned-iso.js';
@@ -26,6 +26,12 @@ export interface TariffCostSection {
   totalCost: number;
 }
 
+/**
+ * The prosumer ledger of the device's location over the report's months (issue 33; filled by the prosumer
+ * module for a location's grid meter or PV): the months as `GET /api/locations/{id}/prosumer/ledger` answers them.
+ */
+export type LedgerSection = Pick<Ledger, 'scheme' | 'energyEstimated' | 'months'>;
+
 export interface PdfStat {
   param: string;
   unit: string;
@@ -48,6 +54,8 @@ export interface PdfReport {
   /** Headline energy figures (the device's energy counters): used, or produced for producers. */
   energy: { produced: boolean; kwh: number | null };
   costs: TariffCostSection | null;
+  /** Absent or null: no ledger section (the device is not at a prosumer location). */
+  ledger?: LedgerSection | null;
   stats: PdfStat[];
   /** The chart: bucket starts, the energy per bucket (bars), and up to three averages of one unit (lines). */
   chart: {
@@ -112,6 +120,7 @@ export function renderPdf(r: PdfReport): PDFKit.PDFDocument {
   drawFacts(pen);
   drawEnergy(pen);
   if (r.costs) drawCosts(pen, r.costs);
+  if (r.ledger && r.ledger.scheme !== 'none') drawLedger(pen, r.ledger);
   if (r.chart.ts.length > 0 && (r.chart.energy || r.chart.lines.length)) drawCharts(pen);
   drawSummary(pen);
   drawTable(pen);
@@ -199,6 +208,59 @@ function drawCosts({ doc, t, left, width, fixed }: Pen, costs: NonNullable<PdfRe
   rows.push([t.total, fixed(costs.totalKwh, 3), fixed(costs.totalCost, 2)]);
   simpleTable(doc, cols, rows, [width * 0.5, width * 0.25, width * 0.25]);
   doc.font('body').fontSize(8).fillColor(GREY).text(t.costNote, left).fillColor(INK);
+}
+
+/**
+ * The location's prosumer ledger per month: the deposit (credited, used, refunded, lost, balance) or the
+ * kWh bank, beside the energy cost and the cash left to pay for energy.
+ */
+function drawLedger({ doc, t, left, width, fixed }: Pen, ledger: LedgerSection): void {
+  const l = t.ledger;
+  doc.moveDown(0.6);
+  if (doc.y + 90 > PAGE.height - PAGE.margin) doc.addPage();
+  doc.font('bold').fontSize(13).text(l.title, left);
+  doc
+    .font('body')
+    .fontSize(9)
+    .text(l.schemes[ledger.scheme as keyof typeof l.schemes] ?? ledger.scheme, left);
+  doc.moveDown(0.2);
+  const money = (v: number | null) => (v === null ? '—' : fixed(v, 2));
+  const kwh = (v: number) => fixed(v, 3);
+  const bank = ledger.scheme === 'net-metering';
+  const cols: [string, (m: LedgerSection['months'][number]) => string][] = bank
+    ? [
+        [l.nettedImport, (m) => kwh(m.nettedImportKWh)],
+        [l.nettedExport, (m) => kwh(m.nettedExportKWh)],
+        [l.bankKWh, (m) => kwh(m.bankKWh)],
+        [l.energyCost, (m) => money(m.energyCost)],
+        [l.used, (m) => money(m.used)],
+        [l.cashForEnergy, (m) => money(m.cashForEnergy)],
+      ]
+    : [
+        [l.nettedExport, (m) => kwh(m.nettedExportKWh)],
+        [l.price, (m) => (m.price === null ? (m.missingPrice ? l.noPrice : '—') : fixed(m.price, 2))],
+        [l.credited, (m) => money(m.credited)],
+        [l.used, (m) => money(m.used)],
+        [l.refunded, (m) => money(m.refunded)],
+        [l.lost, (m) => money(m.lost)],
+        [l.balance, (m) => money(m.balance)],
+        [l.energyCost, (m) => money(m.energyCost)],
+        [l.cashForEnergy, (m) => money(m.cashForEnergy)],
+      ];
+  const first = 40;
+  const rest = (width - first) / cols.length;
+  simpleTable(
+    doc,
+    [l.month, ...cols.map(([h]) => h)],
+    ledger.months.map((m) => [m.month, ...cols.map(([, cell]) => cell(m))]),
+    [first, ...cols.map(() => rest)],
+    7,
+    3,
+  );
+  const notes = [bank ? l.bankNote : l.depositNote];
+  if (ledger.months.some((m) => m.missingPrice)) notes.push(l.missingPrice);
+  if (ledger.energyEstimated) notes.push(l.estimated);
+  doc.font('body').fontSize(8).fillColor(GREY).text(notes.join(' '), left, doc.y, { width }).fillColor(INK);
 }
 
 const CHART_H = 170;
@@ -306,26 +368,31 @@ function drawPageNumbers({ doc, r, t, left, width }: Pen): void {
   }
 }
 
-/** A table with a header row repeated on every page it runs over; right-aligned figures. */
-function simpleTable(doc: PDFKit.PDFDocument, headers: string[], rows: string[][], widths: number[], size = 9): void {
+/**
+ * A table with a header row repeated on every page it runs over; right-aligned figures. `headerLines` above
+ * 1 lets the header's texts wrap onto that many lines (narrow columns with long names: the ledger).
+ */
+function simpleTable(doc: PDFKit.PDFDocument, headers: string[], rows: string[][], widths: number[], size = 9, headerLines = 1): void {
   const left = PAGE.margin;
   const rowH = size + 5;
+  const headH = headerLines > 1 ? headerLines * (size + 2) + 4 : rowH;
   const bottom = PAGE.height - PAGE.margin - 10;
   const header = () => {
     let x = left;
     const y = doc.y;
     doc.font('bold').fontSize(size);
     headers.forEach((h, i) => {
-      doc.text(h, x + 2, y + 1, { width: (widths[i] ?? 60) - 4, align: i === 0 ? 'left' : 'right', lineBreak: false, ellipsis: true });
+      const box = { width: (widths[i] ?? 60) - 4, align: i === 0 ? ('left' as const) : ('right' as const), ellipsis: true };
+      doc.text(h, x + 2, y + 1, headerLines > 1 ? { ...box, height: headH - 2 } : { ...box, lineBreak: false });
       x += widths[i] ?? 60;
     });
     doc
-      .moveTo(left, y + rowH)
-      .lineTo(left + widths.reduce((a, b) => a + b, 0), y + rowH)
+      .moveTo(left, y + headH)
+      .lineTo(left + widths.reduce((a, b) => a + b, 0), y + headH)
       .lineWidth(0.8)
       .strokeColor(INK)
       .stroke();
-    doc.y = y + rowH + 2;
+    doc.y = y + headH + 2;
   };
   header();
   doc.font('body').fontSize(size);

@@ -22,7 +22,7 @@ import type { DeviceRow, JobRow } from '../../storage/schema.js';
 import { moduleUrl } from '../../storage/worker.js';
 import type { DeviceReads } from '../devices/index.js';
 import type { ExportJobInput } from './export-job.js';
-import type { TariffCostSection } from './export-pdf.js';
+import type { LedgerSection, TariffCostSection } from './export-pdf.js';
 import { EXPORTS_QUEUE, type ExportsRepository } from './exports.repository.js';
 
 /** What a queued export holds (the job's payload). */
@@ -60,6 +60,8 @@ export interface ExportResult {
 export interface ReportExtras {
   locationName(userId: number, device: DeviceRow): Promise<string | null>;
   tariffCosts(userId: number, device: DeviceRow, from: number, to: number): Promise<TariffCostSection | null>;
+  /** Issue 33: the prosumer ledger of the device's location over the report's months, when the prosumer module is there. */
+  prosumerLedger?(userId: number, device: DeviceRow, from: number, to: number): Promise<LedgerSection | null>;
   /** Issue 30: the power-quality PDF job (modules/power-quality/power-quality.job.ts), when that module is there. */
   powerQuality?: ReportCheck;
 }
@@ -299,6 +301,7 @@ export class ExportsService {
       extras = {
         location: await this.extras.locationName(job.userId, device),
         costs: await this.extras.tariffCosts(job.userId, device, p.from, p.to),
+        ledger: (await this.extras.prosumerLedger?.(job.userId, device, p.from, p.to)) ?? null,
       };
     }
     const input: ExportJobInput = { userId: job.userId, attempt: job.attempt, payload: p, extras, createdAt: this.now() };

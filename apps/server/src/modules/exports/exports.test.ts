@@ -395,7 +395,12 @@ describe.each(DIALECTS)('exports (%s)', (dialect) => {
 /** Configuration of an app on a given database (two apps share one: a restart, or two instances). */
 function configOn(db: { dataDir: string; databaseUrl: string }, overrides: Partial<AppConfig>): AppConfig {
   return {
-    ...loadConfig({ DATA_DIR: db.dataDir, DATABASE_URL: db.databaseUrl, JWT_SECRET: 'test-secret-for-signing-tokens-0123456789' }),
+    ...loadConfig({
+      DATA_DIR: db.dataDir,
+      DATABASE_URL: db.databaseUrl,
+      JWT_SECRET: 'test-secret-for-signing-tokens-0123456789',
+      RCE_IMPORT: 'off',
+    }),
     demo: null,
     simulate: false,
     webDistDir: '/nonexistent',

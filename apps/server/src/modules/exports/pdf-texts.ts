@@ -40,6 +40,28 @@ export interface PdfTexts {
   stats: { ave: string; max: string; min: string };
   /** The operators' zone names of the tariff presets (Polish or Turkish words) in this language. */
   zoneNames: Record<string, string>;
+  /** The location's prosumer ledger (issue 33). */
+  ledger: {
+    title: string;
+    schemes: Record<'net-metering' | 'net-billing-rcem' | 'net-billing-rce', string>;
+    month: string;
+    nettedImport: string;
+    nettedExport: string;
+    price: string;
+    credited: string;
+    used: string;
+    refunded: string;
+    lost: string;
+    balance: string;
+    energyCost: string;
+    cashForEnergy: string;
+    bankKWh: string;
+    noPrice: string;
+    depositNote: string;
+    bankNote: string;
+    missingPrice: string;
+    estimated: string;
+  };
 }
 
 const en: PdfTexts = {
@@ -104,6 +126,33 @@ const en: PdfTexts = {
     'Gece (T3)': 'night (T3)',
     'Puant (T2)': 'peak (T2)',
   },
+  ledger: {
+    title: 'Prosumer ledger of the location',
+    schemes: {
+      'net-metering': 'net-metering (kWh bank)',
+      'net-billing-rcem': 'net-billing at the monthly price RCEm',
+      'net-billing-rce': 'net-billing at the hourly price RCE',
+    },
+    month: 'Month',
+    nettedImport: 'Netted import [kWh]',
+    nettedExport: 'Netted export [kWh]',
+    price: 'Price [PLN/MWh]',
+    credited: 'Credited',
+    used: 'Used',
+    refunded: 'Refunded',
+    lost: 'Lost',
+    balance: 'Deposit',
+    energyCost: 'Energy cost',
+    cashForEnergy: 'Cash for energy',
+    bankKWh: 'Bank [kWh]',
+    noPrice: 'no price',
+    depositNote:
+      'Money in PLN, rounded to the grosz. Each month’s netted export × price × coefficient becomes a tranche, usable from the next month for 12 months, oldest first, for the energy part of the bills only.',
+    bankNote:
+      'Each month’s netted export × ratio enters the bank; netted import is taken from it, oldest kWh first; kWh left 12 months after they entered are lost. Money in PLN, rounded to the grosz.',
+    missingPrice: 'A month or hour without a published price credits nothing; no price is invented.',
+    estimated: 'The price list has no energy part: the energy cost uses the whole price (estimated).',
+  },
 };
 
 const pl: PdfTexts = {
@@ -159,6 +208,33 @@ const pl: PdfTexts = {
     'Gündüz (T1)': 'dzienna (T1)',
     'Gece (T3)': 'nocna (T3)',
     'Puant (T2)': 'szczytowa (T2)',
+  },
+  ledger: {
+    title: 'Rozliczenie prosumenckie lokalizacji',
+    schemes: {
+      'net-metering': 'net-metering (opusty, magazyn kWh)',
+      'net-billing-rcem': 'net-billing po miesięcznej cenie RCEm',
+      'net-billing-rce': 'net-billing po godzinowej cenie RCE',
+    },
+    month: 'Miesiąc',
+    nettedImport: 'Pobór po bilansowaniu [kWh]',
+    nettedExport: 'Oddanie po bilansowaniu [kWh]',
+    price: 'Cena [zł/MWh]',
+    credited: 'Zaliczone',
+    used: 'Użyte',
+    refunded: 'Zwrócone',
+    lost: 'Utracone',
+    balance: 'Depozyt',
+    energyCost: 'Koszt energii',
+    cashForEnergy: 'Do zapłaty za energię',
+    bankKWh: 'Magazyn [kWh]',
+    noPrice: 'brak ceny',
+    depositNote:
+      'Kwoty w zł, zaokrąglone do grosza. Oddanie po bilansowaniu w miesiącu × cena × współczynnik tworzy transzę, dostępną od następnego miesiąca przez 12 miesięcy, od najstarszej, wyłącznie na część energetyczną rachunków.',
+    bankNote:
+      'Oddanie po bilansowaniu w miesiącu × współczynnik trafia do magazynu; pobór jest z niego pokrywany, od najstarszych kWh; kWh niewykorzystane po 12 miesiącach przepadają. Kwoty w zł, zaokrąglone do grosza.',
+    missingPrice: 'Miesiąc lub godzina bez opublikowanej ceny nie daje żadnego zaliczenia; ceny nie są zmyślane.',
+    estimated: 'Cennik nie ma części energetycznej: koszt energii liczony z całej ceny (szacunek).',
   },
 };
 
@@ -219,6 +295,33 @@ const tr: PdfTexts = {
     'Szczyt przedpołudniowy': 'öğleden önce puant',
     'Pozostałe godziny doby': 'günün geri kalanı',
     'Szczyt popołudniowy': 'öğleden sonra puant',
+  },
+  ledger: {
+    title: 'Konumun üretici-tüketici defteri',
+    schemes: {
+      'net-metering': 'net ölçüm (kWh bankası)',
+      'net-billing-rcem': 'aylık RCEm fiyatıyla net faturalama',
+      'net-billing-rce': 'saatlik RCE fiyatıyla net faturalama',
+    },
+    month: 'Ay',
+    nettedImport: 'Mahsup sonrası çekiş [kWh]',
+    nettedExport: 'Mahsup sonrası veriş [kWh]',
+    price: 'Fiyat [PLN/MWh]',
+    credited: 'Alacaklanan',
+    used: 'Kullanılan',
+    refunded: 'İade edilen',
+    lost: 'Yanan',
+    balance: 'Depozito',
+    energyCost: 'Enerji bedeli',
+    cashForEnergy: 'Enerji için ödenecek',
+    bankKWh: 'Banka [kWh]',
+    noPrice: 'fiyat yok',
+    depositNote:
+      'Tutarlar PLN, kuruşa yuvarlanmış. Her ayın mahsup sonrası verişi × fiyat × katsayı bir dilim olur; ertesi aydan itibaren 12 ay, en eskisinden başlayarak yalnızca faturaların enerji kısmı için kullanılır.',
+    bankNote:
+      'Her ayın mahsup sonrası verişi × oran bankaya girer; çekiş en eski kWh’den başlayarak bankadan karşılanır; girişinden 12 ay sonra kalan kWh yanar. Tutarlar PLN, kuruşa yuvarlanmış.',
+    missingPrice: 'Yayımlanmış fiyatı olmayan bir ay ya da saat hiçbir şey alacaklandırmaz; fiyat uydurulmaz.',
+    estimated: 'Tarifede enerji kısmı yok: enerji bedeli fiyatın tamamıyla hesaplandı (tahmini).',
   },
 };
 

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { BaseContext } from '../../context.js';
 import type { ReportExtras } from '../exports/index.js';
 import { LocationsRepository, LocationsService, locationsRoutes } from '../locations/index.js';
-import { FlowsReader, ProsumerRepository, ProsumerService, prosumerRoutes } from '../prosumer/index.js';
+import { FlowsReader, ProsumerRepository, ProsumerService, prosumerRoutes, RceImporter } from '../prosumer/index.js';
 import { QuarterEnergyReader, TariffsRepository, TariffsService, tariffsRoutes } from '../tariffs/index.js';
 import type { Telemetry } from '../telemetry/index.js';
 
@@ -29,12 +29,14 @@ export async function createPlaces(app: FastifyInstance, base: BaseContext, tele
   const tariffs = new TariffsService(tariffsRepo, locationsRepo, energy);
   const locations = new LocationsService(locationsRepo, tariffsRepo, tariffs);
   telemetry.devices.attachPlacement(locations);
-  const prosumer = new ProsumerService(
-    new ProsumerRepository(base.storage.db),
-    locationsRepo,
-    tariffsRepo,
-    new FlowsReader(telemetry.readings),
-  );
+  const prosumerRepo = new ProsumerRepository(base.storage.db);
+  const prosumer = new ProsumerService(prosumerRepo, locationsRepo, tariffsRepo, new FlowsReader(telemetry.readings));
+  // The daily RCE import (RCE_IMPORT, RCE_SOURCE_URL): rounds start when the app is ready, stop before storage closes.
+  if (base.config.rceImport) {
+    const rce = new RceImporter(prosumerRepo, { sourceUrl: base.config.rceSourceUrl, log: app.log.child({ module: 'rce-import' }) });
+    app.addHook('onReady', async () => rce.start());
+    app.addHook('preClose', async () => rce.stop());
+  }
   await app.register(
     async (api) => {
       await api.register(locationsRoutes, { locations });
@@ -47,6 +49,7 @@ export async function createPlaces(app: FastifyInstance, base: BaseContext, tele
   const reportExtras: ReportExtras = {
     locationName: (userId, device) => locations.reportName(userId, device),
     tariffCosts: (userId, device, from, to) => tariffs.reportCosts(userId, device, from, to),
+    prosumerLedger: (userId, device, from, to) => prosumer.reportLedger(userId, device, from, to),
   };
   return { locations, tariffs, energy, reportExtras, prosumer };
 }

@@ -88,4 +88,99 @@ export class ProsumerRepository {
       }
     });
   }
+
+  /** RCE quarter starts in [from, to) of user 0 (imported) and of the user's own (uploaded), for the coverage screen. */
+  async rceCoverage(userId: number, from: number, to: number): Promise<{ ts: number; own: boolean }[]> {
+    const rows = await this.db
+      .selectFrom('rce_prices')
+      .select(['user_id', 'ts'])
+      .where('user_id', 'in', [0, userId])
+      .where('ts', '>=', from)
+      .where('ts', '<', to)
+      .orderBy('ts')
+      .execute();
+    return rows.map((r) => ({ ts: Number(r.ts), own: Number(r.user_id) === userId && userId !== 0 }));
+  }
+
+  // The daily RCE import (rce-importer.ts; migration 0016).
+
+  /** The earliest date any location settled with hourly RCE needs prices from, or null when none is. */
+  async rceNeededSince(): Promise<string | null> {
+    const row = await this.db
+      .selectFrom('prosumer_settings')
+      .select((eb) => eb.fn.min<string>('since').as('since'))
+      .where('scheme', '=', 'net-billing-rce')
+      .executeTakeFirst();
+    return row?.since ?? null;
+  }
+
+  /** Business days in [from, to] (inclusive) the import finished. */
+  async rceDaysDone(from: string, to: string): Promise<Set<string>> {
+    const rows = await this.db
+      .selectFrom('rce_import_days')
+      .select('day')
+      .where('day', '>=', from)
+      .where('day', '<=', to)
+      .where('done_at', 'is not', null)
+      .execute();
+    return new Set(rows.map((r) => r.day));
+  }
+
+  /**
+   * Claims a day for `instance` until `now + leaseMs`: true when this instance is the one to fetch it (not
+   * done, its retry time reached, no live claim of another instance). A conditional update, so on one
+   * PostgreSQL only one of several instances gets it.
+   */
+  async rceClaimDay(day: string, instance: string, now: number, leaseMs: number): Promise<boolean> {
+    await this.db
+      .insertInto('rce_import_days')
+      .values({ day, next_at: now })
+      .onConflict((oc) => oc.column('day').doNothing())
+      .execute();
+    const res = await this.db
+      .updateTable('rce_import_days')
+      .set((eb) => ({ claimed_by: instance, lease_until: now + leaseMs, attempts: eb('attempts', '+', 1) }))
+      .where('day', '=', day)
+      .where('done_at', 'is', null)
+      .where('next_at', '<=', now)
+      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows) === 1;
+  }
+
+  /** The claimed day's attempts so far (this one included). */
+  async rceAttempts(day: string): Promise<number> {
+    const row = await this.db.selectFrom('rce_import_days').select('attempts').where('day', '=', day).executeTakeFirst();
+    return Number(row?.attempts ?? 0);
+  }
+
+  /** Ends this instance's claim of a day: done (with the rows stored), or failed with when to try again. */
+  async rceDayEnded(
+    day: string,
+    instance: string,
+    outcome: { doneAt: number; rows: number } | { nextAt: number; error: string },
+  ): Promise<void> {
+    await this.db
+      .updateTable('rce_import_days')
+      .set(
+        'doneAt' in outcome
+          ? { done_at: outcome.doneAt, rows: outcome.rows, error: null, claimed_by: null, lease_until: null }
+          : { next_at: outcome.nextAt, error: outcome.error.slice(0, 500), claimed_by: null, lease_until: null },
+      )
+      .where('day', '=', day)
+      .where('claimed_by', '=', instance)
+      .execute();
+  }
+
+  /** Imported (user 0) quarter prices stored with starts in [from, to). */
+  async rceImportedCount(from: number, to: number): Promise<number> {
+    const row = await this.db
+      .selectFrom('rce_prices')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('user_id', '=', 0)
+      .where('ts', '>=', from)
+      .where('ts', '<', to)
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
 }

@@ -271,6 +271,54 @@ describe.each(DIALECTS)('prosumer API (%s)', (dialect) => {
     const bad = await call(alice, 'POST', '/prices/rce/csv', { csv: 'start_utc,rce_pln\n2025-06-15 09:00,abc' });
     expect(bad.statusCode).toBe(400);
     expect(fields(bad)).toEqual(['csv']);
+    expect(bad.json().message).toMatch(/line 2/);
+    const noHeader = await call(alice, 'POST', '/prices/rce/csv', { csv: 'time,price\n1,2' });
+    expect([noHeader.statusCode, fields(noHeader)]).toEqual([400, ['csv']]);
+    // Good lines are stored, bad ones listed with their line and reason; the range is the periods' start to end.
+    const mixed = await ok(alice, 'POST', '/prices/rce/csv', {
+      csv: 'dtime_utc;rce_pln\n2025-06-16 10:15;300\n2025-06-16 10:30;x\nsoon;1\n2025-06-16 10:30;301,5',
+    });
+    expect(mixed).toEqual({
+      imported: 2,
+      refused: 2,
+      refusedLines: [
+        { line: 3, reason: 'price' },
+        { line: 4, reason: 'time' },
+      ],
+      from: Date.UTC(2025, 5, 16, 10, 0),
+      to: Date.UTC(2025, 5, 16, 10, 30),
+    });
+  });
+
+  it('says which quarter-hours of each business day have an RCE price, and from where', async () => {
+    const from = startOfDate('2025-06-15', WAW);
+    await t.ctx.storage.db
+      .insertInto('rce_prices')
+      .values(Array.from({ length: 96 }, (_, k) => ({ user_id: 0, ts: from + k * Q, price: 1, published_at: null })))
+      .onConflict((oc) => oc.columns(['user_id', 'ts']).doNothing())
+      .execute();
+    const days = await ok<{
+      timezone: string;
+      days: { date: string; expected: number; priced: number; imported: number; uploaded: number }[];
+    }>(alice, 'GET', '/prices/rce/days?from=2025-06-14&to=2025-06-17');
+    expect(days.timezone).toBe(WAW);
+    // 15 June: PSE's 96 quarters, 4 of them also Alice's own; 16 June: her 2 uploaded quarters alone.
+    expect(days.days).toEqual([
+      { date: '2025-06-14', expected: 96, priced: 0, imported: 0, uploaded: 0 },
+      { date: '2025-06-15', expected: 96, priced: 96, imported: 96, uploaded: 4 },
+      { date: '2025-06-16', expected: 96, priced: 2, imported: 0, uploaded: 2 },
+    ]);
+    // Bob sees the imported prices, not Alice's uploads (his own upload was on 15 June).
+    const bobs = await ok<{ days: { uploaded: number }[] }>(bob, 'GET', '/prices/rce/days?from=2025-06-16&to=2025-06-17');
+    expect(bobs.days[0]?.uploaded).toBe(0);
+    // The autumn DST day has 100 quarters; a span the wrong way round or over a year is a 400.
+    const dst = await ok<{ days: { expected: number }[] }>(alice, 'GET', '/prices/rce/days?from=2025-10-26&to=2025-10-27');
+    expect(dst.days[0]?.expected).toBe(100);
+    const wrong = await call(alice, 'GET', '/prices/rce/days?from=2025-06-17&to=2025-06-14');
+    expect([wrong.statusCode, fields(wrong)]).toEqual([400, ['from']]);
+    const long = await call(alice, 'GET', '/prices/rce/days?from=2024-01-01&to=2025-06-14');
+    expect([long.statusCode, fields(long)]).toEqual([400, ['to']]);
+    expect((await call(alice, 'GET', '/prices/rce/days?from=2025-6-1&to=2025-06-14')).statusCode).toBe(400);
   });
 
   it('answers bad ledger and price input with 400 and the field, another user’s location with 404', async () => {

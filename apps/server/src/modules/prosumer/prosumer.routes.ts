@@ -8,6 +8,8 @@ import {
   prosumerSettingsSchema,
   rceCsvResultSchema,
   rceCsvSchema,
+  rceDaysQuerySchema,
+  rceDaysSchema,
   rcemItemSchema,
   rcemListSchema,
   rcemPutSchema,
@@ -52,6 +54,10 @@ export const prosumerRoutes: FastifyPluginAsyncZod<{ prosumer: ProsumerService }
     '/prices/rcem/:month',
     { schema: { params: z.strictObject({ month: monthSchema }), body: rcemPutSchema, response: { 200: rcemItemSchema } } },
     async (req) => prosumer.putRcem(req.auth.userId, req.params.month, req.body.price),
+  );
+
+  app.get('/prices/rce/days', { schema: { querystring: rceDaysQuerySchema, response: { 200: rceDaysSchema } } }, async (req) =>
+    prosumer.rceDays(req.auth.userId, req.query),
   );
 
   app.post('/prices/rce/csv', { schema: { body: rceCsvSchema, response: { 200: rceCsvResultSchema } } }, async (req) =>

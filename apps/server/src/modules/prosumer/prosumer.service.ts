@@ -16,6 +16,7 @@ import {
   type LedgerMonth,
   localDate,
   MAX_BALANCE_DAYS,
+  MAX_RCE_DAYS,
   type MonthPricing,
   monthlyFlows,
   type NettedHour,
@@ -24,8 +25,11 @@ import {
   type ProsumerScheme,
   type ProsumerSettings,
   periodDays,
+  RCE_CSV_REFUSED_LISTED,
   RCEM_TABLE,
   type RceClamp,
+  type RceCsvResult,
+  type RceDays,
   type RcemItem,
   type RcemVersionChoice,
   rcemFor,
@@ -45,6 +49,9 @@ import type { ProsumerRepository, RoleDevice } from './prosumer.repository.js';
 import { parseRceCsv } from './rce-import.js';
 
 const HOUR = 3_600_000;
+const QUARTER = 15 * 60_000;
+/** RCE business days are Polish dates. */
+const RCE_ZONE = 'Europe/Warsaw';
 /** Longest ledger asked for, and how far before `from` a ledger starts at most (the deposit carries over). */
 const MAX_LEDGER_MONTHS = 120;
 
@@ -340,6 +347,28 @@ export class ProsumerService {
     };
   }
 
+  /**
+   * The ledger a device's PDF report shows (issue 33): its location's months overlapping [from, to) (UTC ms, up
+   * to the current month), for the location's grid meter or a production device of a location with a scheme;
+   * null otherwise (no location, no scheme, another role, a period wholly in the future).
+   */
+  async reportLedger(userId: number, device: { id: number; location_id: number | null }, from: number, to: number): Promise<Ledger | null> {
+    if (device.location_id === null) return null;
+    const loc = await this.locations.findForUser(userId, device.location_id);
+    if (!loc) return null;
+    const settings = await this.settingsOf(loc.id);
+    if (!settings || settings.scheme === 'none') return null;
+    const role = (await this.rolesAt(userId, loc.id)).roles.get(device.id);
+    if (role !== 'grid' && role !== 'production') return null;
+    const current = this.currentMonth(loc.timezone);
+    const first = monthOf(localDate(from, loc.timezone));
+    let last = monthOf(localDate(Math.max(from, to - 1), loc.timezone));
+    if (first > current) return null;
+    if (last > current) last = current;
+    const start = monthsApart(first, last) >= MAX_LEDGER_MONTHS ? addMonths(last, -(MAX_LEDGER_MONTHS - 1)) : first;
+    return this.ledger(userId, loc.id, { from: start, to: last });
+  }
+
   /** Hourly balance of whole local months `from`…`to`, up to now. */
   private hoursOfMonths(userId: number, loc: LocationRow, from: string, to: string, source: EnergySource) {
     const a = startOfDate(`${from}-01`, loc.timezone);
@@ -347,16 +376,63 @@ export class ProsumerService {
     return this.hours(userId, loc, a, Math.max(a, b), source);
   }
 
-  /** `POST /api/prices/rce/csv`: a user's own RCE quarter prices (they win over imported ones for their locations). */
-  async uploadRceCsv(userId: number, csv: string): Promise<{ imported: number; from: number | null; to: number | null }> {
+  /**
+   * `POST /api/prices/rce/csv`: a user's own RCE quarter prices (they win over imported ones for their
+   * locations). Good lines are stored and bad ones listed; a file with a bad header or nothing to store is a
+   * 400 naming the (first bad) line.
+   */
+  async uploadRceCsv(userId: number, csv: string): Promise<RceCsvResult> {
     const parsed = parseRceCsv(csv);
-    if ('line' in parsed)
-      throw new ApiError(400, `csv: line ${parsed.line}: ${validationMessage('prosumer.errors.csv')}`, [
-        { field: 'csv', message: `line ${parsed.line}: ${validationMessage('prosumer.errors.csv')}`, key: 'prosumer.errors.csv' },
+    const badLine = 'line' in parsed ? parsed.line : parsed.rows.length === 0 ? (parsed.refused[0]?.line ?? 2) : null;
+    if (badLine !== null || 'line' in parsed)
+      throw new ApiError(400, `csv: line ${badLine}: ${validationMessage('prosumer.errors.csv')}`, [
+        { field: 'csv', message: `line ${badLine}: ${validationMessage('prosumer.errors.csv')}`, key: 'prosumer.errors.csv' },
       ]);
     await this.repo.saveRce(userId, parsed.rows);
-    const ts = parsed.rows.map((r) => r.ts);
-    return { imported: ts.length, from: ts.length ? Math.min(...ts) : null, to: ts.length ? Math.max(...ts) : null };
+    let from = Number.POSITIVE_INFINITY;
+    let to = Number.NEGATIVE_INFINITY;
+    for (const r of parsed.rows) {
+      from = Math.min(from, r.ts);
+      to = Math.max(to, r.ts + QUARTER);
+    }
+    return {
+      imported: parsed.rows.length,
+      refused: parsed.refused.length,
+      refusedLines: parsed.refused.slice(0, RCE_CSV_REFUSED_LISTED),
+      from,
+      to,
+    };
+  }
+
+  /**
+   * `GET /api/prices/rce/days`: per business day (Polish date) in [from, to), how many quarter-hours have an
+   * RCE price for the user, and from where (PSE's import, their own upload).
+   */
+  async rceDays(userId: number, q: { from: string; to: string }): Promise<RceDays> {
+    if (!(q.from < q.to)) throw invalid('from', 'validation.dateOrder');
+    if (periodDays(q.from, q.to) > MAX_RCE_DAYS) throw invalid('to', 'validation.rangeTooLong');
+    const dates: string[] = [];
+    for (let d = q.from; d < q.to; d = nextDate(d)) dates.push(d);
+    const starts = [...dates, q.to].map((d) => startOfDate(d, RCE_ZONE));
+    const rows = await this.repo.rceCoverage(userId, starts[0] as number, starts[dates.length] as number);
+    const days: RceDays['days'] = dates.map((date, i) => ({
+      date,
+      expected: Math.round(((starts[i + 1] as number) - (starts[i] as number)) / QUARTER),
+      priced: 0,
+      imported: 0,
+      uploaded: 0,
+    }));
+    let i = 0;
+    let last = Number.NaN;
+    for (const r of rows) {
+      while (r.ts >= (starts[i + 1] as number)) i++;
+      const day = days[i] as RceDays['days'][number];
+      if (r.own) day.uploaded++;
+      else day.imported++;
+      if (r.ts !== last) day.priced++;
+      last = r.ts;
+    }
+    return { timezone: RCE_ZONE, days };
   }
 
   /** RCE per clock hour (PLN/MWh) from the stored quarter prices, clamped as the setting says. */
@@ -376,6 +452,11 @@ export class ProsumerService {
     }
     return out;
   }
+}
+
+/** The calendar date after `date` (YYYY-MM-DD). */
+function nextDate(date: string): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 }
 
 /** Months from `a` to `b` (b − a). */

@@ -61,11 +61,24 @@ describe('RCE from PSE and CSV', () => {
         { ts: Date.UTC(2025, 9, 1, 22, 0), price: 100.5, publishedAt: null },
         { ts: Date.UTC(2025, 9, 1, 22, 15), price: -3, publishedAt: null },
       ],
+      refused: [],
     });
     const start = parseRceCsv('start_utc,rce_pln\n2025-10-01T22:00:00Z,7');
     expect('rows' in start && start.rows[0]?.ts).toBe(Date.UTC(2025, 9, 1, 22, 0));
     expect(parseRceCsv('time,price\n1,2')).toEqual({ line: 1 });
-    expect(parseRceCsv('dtime_utc,rce_pln\n2025-10-01 22:15,abc')).toEqual({ line: 2 });
+    expect(parseRceCsv('\nprice;when\n1;2')).toEqual({ line: 2 });
+    // Bad lines are refused with their number and reason; the good ones are kept.
+    expect(
+      parseRceCsv('dtime_utc,rce_pln\n2025-10-01 22:15,abc\n\nyesterday,5\n2025-10-01 22:30,7\n2025-10-01 22:30,8\n2025-10-01 22:45'),
+    ).toEqual({
+      rows: [{ ts: Date.UTC(2025, 9, 1, 22, 15), price: 7, publishedAt: null }],
+      refused: [
+        { line: 2, reason: 'price' },
+        { line: 4, reason: 'time' },
+        { line: 6, reason: 'duplicate' },
+        { line: 7, reason: 'columns' },
+      ],
+    });
     expect(Q).toBe(900_000);
   });
 });

@@ -43,12 +43,13 @@ export function rowsOfPage(page: unknown): { rows: RceRow[]; next: string | null
 
 /**
  * One business day's RCE from the API at `baseUrl`, following `nextLink`, with up to `attempts` tries per
- * page (waiting `retryMs`, doubled each time). Throws when a page keeps failing.
+ * page (waiting `retryMs`, doubled each time), each request bounded by `timeoutMs`. Throws when a page keeps
+ * failing.
  */
 export async function fetchRceDay(
   baseUrl: string,
   date: string,
-  opts: { attempts?: number; retryMs?: number; fetchFn?: typeof fetch; signal?: AbortSignal } = {},
+  opts: { attempts?: number; retryMs?: number; fetchFn?: typeof fetch; signal?: AbortSignal; timeoutMs?: number } = {},
 ): Promise<RceRow[]> {
   const attempts = opts.attempts ?? 3;
   const f = opts.fetchFn ?? fetch;
@@ -60,7 +61,10 @@ export async function fetchRceDay(
     let page: unknown;
     for (let a = 1; ; a++) {
       try {
-        const res = await f(url, { headers: { accept: 'application/json' }, ...(opts.signal ? { signal: opts.signal } : {}) });
+        // Each request gives up after `timeoutMs` (30 s): a source that never answers must not hold the import.
+        const timeout = AbortSignal.timeout(opts.timeoutMs ?? 30_000);
+        const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
+        const res = await f(url, { headers: { accept: 'application/json' }, signal });
         if (!res.ok) throw new Error(`HTTP ${res.status}`);
         page = await res.json();
         break;
@@ -77,29 +81,57 @@ export async function fetchRceDay(
   return out;
 }
 
+/** A CSV line not stored: its 1-based number and why. */
+export interface RceCsvRefused {
+  line: number;
+  reason: 'time' | 'price' | 'columns' | 'duplicate';
+}
+
 /**
  * A user's CSV of RCE prices: a header line naming a time column (`dtime_utc` — the period's end in UTC,
  * as PSE exports it — or `start_utc`, the period's start) and `rce_pln`; `,` or `;` separated; a decimal
- * comma is accepted. Answers the rows, or the first bad line (1-based) for a 400.
+ * comma is accepted. Answers the good rows and the refused lines (1-based, with the reason: a time or price
+ * that does not read, too few cells, a quarter given again — the first is kept), or `{ line: 1 }` when the
+ * header names no such columns.
  */
-export function parseRceCsv(text: string): { rows: RceRow[] } | { line: number } {
-  const lines = text.split(/\r?\n/).filter((l) => l.trim() !== '');
-  const head = lines[0];
-  if (!head) return { line: 1 };
+export function parseRceCsv(text: string): { rows: RceRow[]; refused: RceCsvRefused[] } | { line: number } {
+  const lines = text.split(/\r?\n/);
+  let h = 0;
+  while (h < lines.length && (lines[h] as string).trim() === '') h++;
+  const head = lines[h];
+  if (head === undefined) return { line: 1 };
   const sep = head.includes(';') ? ';' : ',';
   const cols = head.split(sep).map((c) => c.trim().replace(/^"|"$/g, '').toLowerCase());
   const endCol = cols.indexOf('dtime_utc');
   const startCol = cols.indexOf('start_utc');
   const priceCol = cols.indexOf('rce_pln');
-  if ((endCol < 0 && startCol < 0) || priceCol < 0) return { line: 1 };
+  if ((endCol < 0 && startCol < 0) || priceCol < 0) return { line: h + 1 };
+  const timeCol = startCol >= 0 ? startCol : endCol;
   const rows: RceRow[] = [];
-  for (let i = 1; i < lines.length; i++) {
-    const cells = (lines[i] as string).split(sep).map((c) => c.trim().replace(/^"|"$/g, ''));
-    const t = utcMs(cells[startCol >= 0 ? startCol : endCol] ?? '');
-    const raw = cells[priceCol] ?? '';
+  const refused: RceCsvRefused[] = [];
+  const seen = new Set<number>();
+  for (let i = h + 1; i < lines.length; i++) {
+    const text = lines[i] as string;
+    if (text.trim() === '') continue;
+    const line = i + 1;
+    const cells = text.split(sep).map((c) => c.trim().replace(/^"|"$/g, ''));
+    if (cells.length <= Math.max(timeCol, priceCol)) {
+      refused.push({ line, reason: 'columns' });
+      continue;
+    }
+    const t = utcMs(cells[timeCol] as string);
+    const raw = cells[priceCol] as string;
     const price = /^-?\d+([.,]\d+)?$/.test(raw) ? Number(raw.replace(',', '.')) : Number.NaN;
-    if (!Number.isFinite(t) || !Number.isFinite(price) || Math.abs(price) > 100_000) return { line: i + 1 };
-    rows.push({ ts: startCol >= 0 ? t : t - Q, price, publishedAt: null });
+    if (!Number.isFinite(t)) refused.push({ line, reason: 'time' });
+    else if (!Number.isFinite(price) || Math.abs(price) > 100_000) refused.push({ line, reason: 'price' });
+    else {
+      const ts = startCol >= 0 ? t : t - Q;
+      if (seen.has(ts)) refused.push({ line, reason: 'duplicate' });
+      else {
+        seen.add(ts);
+        rows.push({ ts, price, publishedAt: null });
+      }
+    }
   }
-  return { rows };
+  return { rows, refused };
 }

@@ -13,6 +13,7 @@ import * as m0011 from './0011-power-quality-aggregate.js';
 import * as m0013 from './0013-prosumer.js';
 import * as m0014 from './0014-scale-out.js';
 import * as m0015 from './0015-integrations.js';
+import * as m0016 from './0016-rce-import.js';
 
 /**
  * Every migration, in order. Names sort lexically; add a new file with the next number and list it
@@ -33,4 +34,5 @@ export const migrations: Record<string, VersionedMigration> = {
   '0013-prosumer': m0013,
   '0014-scale-out': m0014,
   '0015-integrations': m0015,
+  '0016-rce-import': m0016,
 };

@@ -1,4 +1,4 @@
-import type { Balance, Ledger, ProsumerSettings, ProsumerSettingsRequest, RcemItem } from '@phasewatch/shared';
+import type { Balance, Ledger, ProsumerSettings, ProsumerSettingsRequest, RceCsvResult, RceDays, RcemItem } from '@phasewatch/shared';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiClient } from '@/lib/api';
 
@@ -9,12 +9,15 @@ export const prosumerApi = {
   ledger: (locationId: number) => `locations/${locationId}/prosumer/ledger`,
   rcem: 'prices/rcem',
   rcemMonth: (month: string) => `prices/rcem/${month}`,
+  rceDays: 'prices/rce/days',
+  rceCsv: 'prices/rce/csv',
 };
 
 export const prosumerKeys = {
   all: (locationId: number) => ['prosumer', locationId] as const,
   settings: (locationId: number) => ['prosumer', locationId, 'settings'] as const,
   rcem: ['prosumer', 'rcem'] as const,
+  rce: ['prosumer', 'rce'] as const,
 };
 
 /** GET locations/:id/balance?from&to&interval: local dates, `to` exclusive. */
@@ -63,5 +66,24 @@ export function useSaveRcem(locationId: number) {
       void qc.invalidateQueries({ queryKey: prosumerKeys.all(locationId) });
       void qc.invalidateQueries({ queryKey: prosumerKeys.rcem });
     },
+  });
+}
+
+/** GET prices/rce/days?from&to: priced quarter-hours per Polish business day (`to` exclusive), imported or uploaded. */
+export function useRceDays(q: { from: string; to: string }) {
+  const params = new URLSearchParams(q);
+  return useQuery({
+    queryKey: [...prosumerKeys.rce, params.toString()],
+    queryFn: ({ signal }) => apiClient.get<RceDays>(`${prosumerApi.rceDays}?${params}`, { signal }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** POST prices/rce/csv: the user's own RCE prices; the coverage and every ledger change with them. */
+export function useUploadRceCsv() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (csv: string) => apiClient.post<RceCsvResult>(prosumerApi.rceCsv, { csv }),
+    onSuccess: () => void qc.invalidateQueries({ queryKey: ['prosumer'] }),
   });
 }

@@ -10,7 +10,7 @@ import {
   localDate,
 } from '@phasewatch/shared';
 import { IconArrowDown, IconArrowUp, IconSelector } from '@tabler/icons-react';
-import { useMemo, useState } from 'react';
+import { type ReactNode, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DATE_FIELD_WIDTH, DateField } from '@/components/ui/date-field';
 import { formatChartValue } from '@/features/charts';
@@ -53,8 +53,11 @@ export function ConsumptionPanel({ devices, timezone }: { devices: DeviceListIte
     return dateTimeFormat(i18n.language, opts);
   }, [interval, timezone, i18n.language]);
   const value = (v: number | null) => (v === null ? '—' : formatChartValue(v, 'kWh', i18n.language));
+  // What each device is at its location (issue 33): the total adds grid meters and separate supplies, never
+  // production or a sub-meter under a listed grid meter (the server says which: `inTotal`).
+  const roleOf = useMemo(() => new Map(devices.map((d) => [d.id, d.role])), [devices]);
 
-  const header = (key: string, label: string, align: 'left' | 'right') => {
+  const header = (key: string, label: string, align: 'left' | 'right', note?: ReactNode) => {
     const active = sort.key === key;
     const Icon = active ? (sort.dir === 'asc' ? IconArrowUp : IconArrowDown) : IconSelector;
     return (
@@ -77,7 +80,18 @@ export function ConsumptionPanel({ devices, timezone }: { devices: DeviceListIte
             <Icon size={14} aria-hidden />
           </Group>
         </UnstyledButton>
+        {note}
       </Table.Th>
+    );
+  };
+  const deviceNote = (d: { id: number; inTotal?: boolean }) => {
+    const role = roleOf.get(d.id);
+    const out = d.inTotal === false;
+    if (!role && !out) return undefined;
+    return (
+      <Text size="xs" c={out ? undefined : 'dimmed'} fw={out ? 600 : 400} data-device-role={role} data-in-total={String(!out)}>
+        {[role ? t(`analytics.table.roles.${role}`) : null, out ? t('analytics.table.notInTotal') : null].filter(Boolean).join(' · ')}
+      </Text>
     );
   };
 
@@ -93,11 +107,14 @@ export function ConsumptionPanel({ devices, timezone }: { devices: DeviceListIte
       <>
         <Table.ScrollContainer minWidth={420}>
           <Table striped highlightOnHover verticalSpacing={4} fz="sm" style={{ fontVariantNumeric: 'tabular-nums' }} data-consumption-table>
-            <Table.Caption>{t('analytics.table.caption', { unit: data.unit })}</Table.Caption>
+            <Table.Caption>
+              {t('analytics.table.caption', { unit: data.unit })}
+              {data.devices.length > 1 && <TotalCaption devices={data.devices} roleOf={roleOf} />}
+            </Table.Caption>
             <Table.Thead>
               <Table.Tr>
                 {header('time', t('analytics.table.time'), 'left')}
-                {data.devices.map((d) => header(`device:${d.id}`, d.name, 'right'))}
+                {data.devices.map((d) => header(`device:${d.id}`, d.name, 'right', deviceNote(d)))}
                 {data.devices.length > 1 && header('total', t('analytics.table.total'), 'right')}
               </Table.Tr>
             </Table.Thead>
@@ -115,7 +132,12 @@ export function ConsumptionPanel({ devices, timezone }: { devices: DeviceListIte
                 <Table.Tr key={r.start} data-row-start={r.start}>
                   <Table.Td style={{ whiteSpace: 'nowrap' }}>{fmt.format(r.start)}</Table.Td>
                   {r.values.map((v, i) => (
-                    <Table.Td key={data.devices[i]?.id ?? i} ta="right" style={{ whiteSpace: 'nowrap' }}>
+                    <Table.Td
+                      key={data.devices[i]?.id ?? i}
+                      ta="right"
+                      c={data.devices[i]?.inTotal === false ? 'dimmed' : undefined}
+                      style={{ whiteSpace: 'nowrap' }}
+                    >
                       {value(v)}
                     </Table.Td>
                   ))}
@@ -131,7 +153,13 @@ export function ConsumptionPanel({ devices, timezone }: { devices: DeviceListIte
               <Table.Tr>
                 <Table.Th>{t('analytics.table.sum')}</Table.Th>
                 {data.devices.map((d) => (
-                  <Table.Th key={d.id} ta="right" style={{ whiteSpace: 'nowrap' }} data-device-total={d.id}>
+                  <Table.Th
+                    key={d.id}
+                    ta="right"
+                    c={d.inTotal === false ? 'dimmed' : undefined}
+                    style={{ whiteSpace: 'nowrap' }}
+                    data-device-total={d.id}
+                  >
                     {value(d.total)}
                   </Table.Th>
                 ))}
@@ -258,5 +286,24 @@ export function ConsumptionPanel({ devices, timezone }: { devices: DeviceListIte
         {body}
       </Card>
     </Stack>
+  );
+}
+
+/** The caption's account of the Total column: the devices it adds, and those shown but not added (with their role). */
+function TotalCaption({ devices, roleOf }: { devices: { id: number; name: string; inTotal?: boolean }[]; roleOf: Map<number, string> }) {
+  const { t } = useTranslation();
+  const added = devices.filter((d) => d.inTotal !== false).map((d) => d.name);
+  const left = devices
+    .filter((d) => d.inTotal === false)
+    .map((d) => {
+      const role = roleOf.get(d.id);
+      return role ? `${d.name} (${t(`analytics.table.roles.${role}`)})` : d.name;
+    });
+  return (
+    <span data-total-caption>
+      {' '}
+      {t('analytics.table.totalAdds', { devices: added.join(', ') })}
+      {left.length > 0 && ` ${t('analytics.table.totalLeavesOut', { devices: left.join(', ') })}`}
+    </span>
   );
 }

@@ -34,6 +34,7 @@ import { formatKWh, formatMoney } from '@/features/tariffs';
 import { fieldErrorsOf } from '@/lib/error-text';
 import { useBalance, useLedger, useProsumerSettings, useSaveProsumerSettings, useSaveRcem } from '../api';
 import { BalanceBars } from './balance-bars';
+import { RcePricesCard } from './rce-prices-card';
 
 const pct = (v: number | null, lng: string) =>
   v === null ? '—' : new Intl.NumberFormat(lng, { style: 'percent', maximumFractionDigits: 1 }).format(v);
@@ -45,6 +46,8 @@ export default function ProsumerTab({ location }: { location: Location }) {
   const thisYear = Number(today.slice(0, 4));
   const [year, setYear] = useState(thisYear);
   const years = [0, 1, 2, 3].map((k) => String(thisYear - k));
+  const settings = useProsumerSettings(location.id);
+  const rceSince = settings.data?.scheme === 'net-billing-rce' ? settings.data.since : null;
   return (
     <Stack gap="md" data-prosumer-tab>
       <Group>
@@ -60,6 +63,7 @@ export default function ProsumerTab({ location }: { location: Location }) {
       <BalanceCard location={location} year={year} today={today} />
       <SettingsCard location={location} />
       <LedgerCard location={location} year={year} today={today} />
+      <RcePricesCard year={year} today={today} rceSince={rceSince} />
     </Stack>
   );
 }
