@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, signUp, type TestApp } from '../../test/app.js';
 import { DIALECTS } from '../../test/storage.js';
 import { decodeBlob } from './readings.packed.js';
+import { pqSpanOf } from './readings.pq.js';
 
 const MIN = 60_000;
 const H = 60 * MIN;
@@ -93,4 +94,18 @@ describe.each(DIALECTS)('the power-quality aggregate kept with the rollups (%s)'
     }
     expect(agg.frequency(base, base + 3 * H)).toMatchObject({ readings: 539, outside: 0, within: 539 - 11, min: 49.2, max: 50.01 });
   }, 60_000);
+});
+
+describe('the hours a roll-up aggregates', () => {
+  const H = 3_600_000;
+  const t0 = Date.UTC(2026, 10, 27, 10);
+  it('are the hours its rows fall in, not the whole range from the watermark (a first roll-up starts at 0)', () => {
+    expect(pqSpanOf([t0 + 60_000, t0 + H + 5_000, t0 + 2 * H - 1], 0, t0 + 3 * H)).toEqual([t0, t0 + 2 * H]);
+    expect(pqSpanOf([t0 + 30 * 60_000], t0, t0 + H)).toEqual([t0, t0 + H]);
+  });
+  it('leave out rows outside [lo, hi), and are none without rows', () => {
+    expect(pqSpanOf([t0 - 1, t0 + 10, t0 + 5 * H], t0, t0 + 2 * H)).toEqual([t0, t0 + H]);
+    expect(pqSpanOf([], 0, t0)).toBeNull();
+    expect(pqSpanOf([t0 + 5 * H], t0, t0 + H)).toBeNull();
+  });
 });
