@@ -76,8 +76,13 @@ export interface ImportSummary {
   problem: ImportProblem | null;
 }
 
-/** Rows per chunk written (one transaction each; 4,000 readings of a dozen parameters). */
-const CHUNK_ROWS = 4_000;
+/**
+ * Rows per chunk written (one transaction each). 2,000 rather than 4,000: a shorter transaction keeps live
+ * ingest's waits behind it short (PostgreSQL, an import beside 200 meters: ingest p99 197 → 130 ms, other
+ * users' 150 → 94 ms) at a small cost in rate (the year's import 60 → 52 % of batch ingest; 1,000 fell
+ * under half).
+ */
+export const CHUNK_ROWS = 2_000;
 /**
  * After each chunk is stored the import waits this many times as long as the store took before its next
  * chunk: it keeps the writer and the database busy at most half the time, so live ingest and other users'
