@@ -1,7 +1,10 @@
+import { tzOffsetMs } from '@phasewatch/shared';
 import { type ReadingsColumns, type ReadingsService, releaseColumns } from '../readings/index.js';
 import type { EnergySource } from '../tariffs/index.js';
 
 const Q = 15 * 60_000;
+const H = 60 * 60_000;
+const WEEK = 7 * 24 * H;
 const IMPORT_TOTAL = 'energy3phases_import';
 const EXPORT_TOTAL = 'energy3phases_export';
 const IMPORT_PHASES = ['eai1', 'eai2', 'eai3'] as const;
@@ -25,7 +28,14 @@ export interface DeviceFlows {
 export class FlowsReader {
   constructor(private readonly readings: ReadingsService) {}
 
-  async read(deviceId: number, tz: string, from: number, to: number, source: EnergySource = 'rollups'): Promise<DeviceFlows> {
+  async read(
+    deviceId: number,
+    tz: string,
+    from: number,
+    to: number,
+    source: EnergySource = 'rollups',
+    opts: { quarters?: boolean } = {},
+  ): Promise<DeviceFlows> {
     const start = Math.floor(from / Q) * Q;
     const n = Math.max(0, Math.ceil((to - start) / Q));
     const ts = new Float64Array(n);
@@ -33,7 +43,12 @@ export class FlowsReader {
     const exp = new Float64Array(n).fill(Number.NaN);
     for (let k = 0; k < n; k++) ts[k] = start + k * Q;
     if (n === 0) return { ts, import: imp, export: exp };
-    const q = { from: start, to, interval: '15m' as const, params: PARAMS };
+    // Everything downstream nets per local clock hour: where every clock hour of the range is a UTC hour (the
+    // zone's offsets whole hours, Poland's and Turkey's), the hourly level gives the same sums from a quarter
+    // of the buckets (a year's ledger on PostgreSQL 706 ms from quarter-hours); each hour's energy is put in
+    // its first quarter's slot.
+    const interval = opts.quarters !== true && wholeHours(tz, start, to) ? ('1h' as const) : ('15m' as const);
+    const q = { from: start, to, interval, params: PARAMS };
     const answer: ReadingsColumns =
       source === 'raw' ? await this.readings.readingsFromRaw(deviceId, tz, q) : await this.readings.readings(deviceId, tz, q);
     try {
@@ -44,6 +59,13 @@ export class FlowsReader {
     }
     return { ts, import: imp, export: exp };
   }
+}
+
+/** Whether [from, to) is whole UTC hours and the zone's offset a whole number of hours throughout (looked at weekly and at both ends). */
+export function wholeHours(tz: string, from: number, to: number): boolean {
+  if (from % H !== 0 || to % H !== 0 || to <= from) return false;
+  for (let t = from; t < to; t += WEEK) if (tzOffsetMs(t, tz) % H !== 0) return false;
+  return tzOffsetMs(to - 1, tz) % H === 0;
 }
 
 function fill(answer: ReadingsColumns, start: number, totalName: string, phaseNames: readonly string[], out: Float64Array): void {
