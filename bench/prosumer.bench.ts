@@ -125,7 +125,7 @@ async function oneDialect(ctx: BenchContext, dialect: 'sqlite' | 'postgres'): Pr
       `${label} prosumer ledger, from raw readings`,
       raw.ms,
       'ms',
-      'baseline (quarter-hours folded from raw rows): identical to the grosz ✓',
+      'baseline (the same buckets folded from raw rows: hours in whole-hour zones): identical to the grosz ✓',
     );
   } finally {
     await app.close();
