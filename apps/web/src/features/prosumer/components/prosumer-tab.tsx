@@ -30,9 +30,11 @@ import {
 } from '@phasewatch/shared';
 import { type FormEvent, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DateField } from '@/components/ui/date-field';
 import { formatKWh, formatMoney } from '@/features/tariffs';
 import { fieldErrorsOf } from '@/lib/error-text';
 import { useBalance, useLedger, useProsumerSettings, useSaveProsumerSettings, useSaveRcem } from '../api';
+import { monthLabel } from '../month-label';
 import { BalanceBars } from './balance-bars';
 import { RcePricesCard } from './rce-prices-card';
 
@@ -282,12 +284,11 @@ function SettingsCard({ location }: { location: Location }) {
                 allowDeselect={false}
                 error={err('scheme')}
               />
-              <TextInput
-                type="date"
+              <DateField
                 label={t('prosumer.since')}
                 name="since"
-                value={draft.since}
-                onChange={(e) => set('since', e.currentTarget.value)}
+                value={draft.since || null}
+                onChange={(v) => set('since', v ?? '')}
                 error={err('since')}
               />
               <NumberInput
@@ -313,12 +314,11 @@ function SettingsCard({ location }: { location: Location }) {
                     onChange={(v) => set('coefficient', typeof v === 'number' ? v : Number.NaN)}
                     error={err('coefficient')}
                   />
-                  <TextInput
-                    type="date"
+                  <DateField
                     label={t('prosumer.coefficientFrom')}
                     name="coefficientFrom"
                     value={draft.coefficientFrom ?? COEFFICIENT_FROM}
-                    onChange={(e) => set('coefficientFrom', e.currentTarget.value)}
+                    onChange={(v) => set('coefficientFrom', v ?? COEFFICIENT_FROM)}
                     error={err('coefficientFrom')}
                   />
                   <Select
@@ -443,7 +443,7 @@ function LedgerCard({ location, year, today }: { location: Location; year: numbe
               <Table.Tbody>
                 {data.months.map((m) => (
                   <Table.Tr key={m.month} data-month={m.month}>
-                    <Table.Td>{m.month}</Table.Td>
+                    <Table.Td style={{ whiteSpace: 'nowrap' }}>{monthLabel(m.month, i18n.language)}</Table.Td>
                     {cols.map((c) => (
                       <Table.Td key={c.key} data-field={c.key} style={{ textAlign: 'right', fontVariantNumeric: 'tabular-nums' }}>
                         {c.cell(m)}

@@ -57,12 +57,12 @@ describe('RcePricesCard', () => {
   it('shows which days of the year have prices, and the days an hourly-RCE ledger misses, up to today', async () => {
     api.get.mockResolvedValue(DAYS);
     renderCard();
-    const june = await screen.findByRole('row', { name: /2025-06/ });
+    const june = await screen.findByRole('row', { name: /Jun 2025/ });
     expect(
       within(june)
         .getAllByRole('cell')
         .map((c) => c.textContent),
-    ).toEqual(['2025-06', '2', '2', '2', '2']);
+    ).toEqual(['Jun 2025', '2', '2', '2', '2']);
     expect(api.get).toHaveBeenCalledWith('prices/rce/days?from=2025-01-01&to=2025-06-05', expect.anything());
     const gaps = screen.getByText('Days without a price for every quarter-hour: 2');
     expect(gaps).toBeInTheDocument();
@@ -78,7 +78,7 @@ describe('RcePricesCard', () => {
     expect(await screen.findByText('Every quarter-hour since the scheme started has a price.')).toBeInTheDocument();
     unmount();
     renderCard(null);
-    await screen.findByRole('row', { name: /2025-06/ });
+    await screen.findByRole('row', { name: /Jun 2025/ });
     expect(screen.queryByText(/Days without a price/)).toBeNull();
     expect(screen.queryByText(/Every quarter-hour/)).toBeNull();
   });

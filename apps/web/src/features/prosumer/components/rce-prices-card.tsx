@@ -5,6 +5,7 @@ import { type FormEvent, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '@/lib/api-client';
 import { useRceDays, useUploadRceCsv } from '../api';
+import { monthLabel } from '../month-label';
 
 /** Largest file the upload takes (the API's limit on `csv`, in characters; a CSV is ASCII). */
 const MAX_CSV = 900_000;
@@ -68,7 +69,7 @@ export function monthsOf(days: readonly RceDay[]) {
  * the user's own prices with its outcome (stored, refused lines with reasons, the time covered).
  */
 export function RcePricesCard({ year, today, rceSince }: { year: number; today: string; rceSince: string | null }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const from = `${year}-01-01`;
   const end = `${year + 1}-01-01`;
   // Up to today: tomorrow's prices come in the afternoon and are no gap yet.
@@ -135,7 +136,7 @@ export function RcePricesCard({ year, today, rceSince }: { year: number; today: 
                   <Table.Tbody>
                     {months.map((m) => (
                       <Table.Tr key={m.month} data-rce-month={m.month}>
-                        <Table.Td style={{ whiteSpace: 'nowrap' }}>{m.month}</Table.Td>
+                        <Table.Td style={{ whiteSpace: 'nowrap' }}>{monthLabel(m.month, i18n.language)}</Table.Td>
                         <Table.Td data-field="complete" style={{ textAlign: 'right' }}>
                           {m.complete}
                         </Table.Td>
