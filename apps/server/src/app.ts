@@ -34,7 +34,7 @@ import {
   passwordResetMailer,
 } from './modules/notifications/index.js';
 import { createPlaces } from './modules/places/index.js';
-import { createPowerQuality, POWER_QUALITY_JOB_KINDS, powerQualityPdfJob } from './modules/power-quality/index.js';
+import { createPowerQuality, POWER_QUALITY_JOB_KINDS, powerQualityPdfJob, weekVerdicts } from './modules/power-quality/index.js';
 import { createTelemetry } from './modules/telemetry/index.js';
 import { createRealtime } from './realtime/index.js';
 import { openStorage, type Storage } from './storage/database.js';
@@ -199,9 +199,15 @@ async function createModules(app: FastifyInstance, base: BaseContext, mail: Retu
   app.addHook('preClose', async () => notifications?.close());
   const telemetry = await createTelemetry(app, base);
   const realtime = await createRealtime(app, base, telemetry);
-  notifications = await createNotifications(app, { ...base, telemetry, realtime }, mail, opts.notifications);
-  const places = await createPlaces(app, base, telemetry);
   const powerQuality = await createPowerQuality(app, base, telemetry);
+  // Issue 30: the weekly EN 50160 notification reads the power-quality report, handed in here (one-way imports).
+  notifications = await createNotifications(
+    app,
+    { ...base, telemetry, realtime, qualityWeeks: weekVerdicts(powerQuality) },
+    mail,
+    opts.notifications,
+  );
+  const places = await createPlaces(app, base, telemetry);
   // The job queue and its threads, owned by no feature: each feature hands in its kinds (module URLs).
   const jobs = createJobs(app, base, { ...EXPORT_JOB_KINDS, ...POWER_QUALITY_JOB_KINDS, ...IMPORT_JOB_KINDS });
   // Issue 30: the power-quality PDF runs as an export job beside the data exports.

@@ -11,6 +11,7 @@ export const en = {
   'kind.offline': 'Device offline',
   'kind.online': 'Device back online',
   'kind.weak_signal': 'Weak WiFi signal',
+  'kind.quality_week_failed': 'Week outside EN 50160',
   'body.voltage_drop': '{{device}}: phase {{phase}} voltage fell to {{value}} V, below {{threshold}} V.',
   'body.voltage_rise': '{{device}}: phase {{phase}} voltage rose to {{value}} V, above {{threshold}} V.',
   'body.limit_warning': '{{device}}: phase {{phase}} voltage at {{value}} V, beyond the warning level ({{threshold}} V).',
@@ -19,6 +20,8 @@ export const en = {
   'body.offline': '{{device}} stopped sending readings.',
   'body.online': '{{device}} is sending readings again.',
   'body.weak_signal': '{{device}}: weak WiFi signal ({{value}} dBm).',
+  'body.quality_week_failed':
+    '{{device}}: the supply did not meet EN 50160 last week; phase {{phase}} was outside 207–253 V for {{value}} % of the time (at most {{threshold}} % allowed).',
   'push.more': 'and {{count}} more',
   'mail.subject': '{{title}}: {{device}}',
   'mail.started': 'Since {{time}} ({{zone}})',
@@ -26,6 +29,10 @@ export const en = {
   'mail.footer':
     'You get these mails because e-mail notifications are on for {{device}}. To stop them, switch them off in the device’s settings.',
   'mail.settings': 'Device settings',
+  'quality.week': 'Week {{from}} to {{to}} ({{zone}})',
+  'quality.phase':
+    'Phase {{phase}} failed: {{share}} % of 10-minute means outside 207–253 V (at most 5 %), {{n2}} outside 195.5–253 V (none allowed).',
+  'quality.open': 'Open the week’s report',
   'reset.subject': 'Reset your Phasewatch password',
   'reset.greeting': 'Hello {{name}},',
   'reset.body': 'To choose a new password, open this link within an hour:',

@@ -9,6 +9,7 @@ export const pl: Catalogue = {
   'kind.offline': 'Urządzenie offline',
   'kind.online': 'Urządzenie znów online',
   'kind.weak_signal': 'Słaby sygnał WiFi',
+  'kind.quality_week_failed': 'Tydzień poza normą EN 50160',
   'body.voltage_drop': '{{device}}: napięcie fazy {{phase}} spadło do {{value}} V, poniżej {{threshold}} V.',
   'body.voltage_rise': '{{device}}: napięcie fazy {{phase}} wzrosło do {{value}} V, powyżej {{threshold}} V.',
   'body.limit_warning': '{{device}}: napięcie fazy {{phase}} wynosi {{value}} V, poza poziomem ostrzegawczym ({{threshold}} V).',
@@ -17,6 +18,8 @@ export const pl: Catalogue = {
   'body.offline': '{{device}} przestało przesyłać odczyty.',
   'body.online': '{{device}} znów przesyła odczyty.',
   'body.weak_signal': '{{device}}: słaby sygnał WiFi ({{value}} dBm).',
+  'body.quality_week_failed':
+    '{{device}}: zasilanie nie spełniło normy EN 50160 w zeszłym tygodniu; napięcie fazy {{phase}} było poza 207–253 V przez {{value}} % czasu (dopuszczalne najwyżej {{threshold}} %).',
   'push.more': 'i {{count}} więcej',
   'mail.subject': '{{title}}: {{device}}',
   'mail.started': 'Od {{time}} ({{zone}})',
@@ -24,6 +27,10 @@ export const pl: Catalogue = {
   'mail.footer':
     'Otrzymujesz te wiadomości, ponieważ powiadomienia e-mail są włączone dla {{device}}. Aby je zatrzymać, wyłącz je w ustawieniach urządzenia.',
   'mail.settings': 'Ustawienia urządzenia',
+  'quality.week': 'Tydzień od {{from}} do {{to}} ({{zone}})',
+  'quality.phase':
+    'Faza {{phase}} nie spełnia normy: {{share}} % średnich 10-minutowych poza 207–253 V (najwyżej 5 %), {{n2}} poza 195,5–253 V (niedopuszczalne).',
+  'quality.open': 'Otwórz raport tygodnia',
   'reset.subject': 'Zresetuj hasło do Phasewatch',
   'reset.greeting': 'Dzień dobry {{name}},',
   'reset.body': 'Aby ustawić nowe hasło, otwórz ten link w ciągu godziny:',

@@ -235,6 +235,19 @@ export interface PushSubscriptionsTable {
   last_success_at: number | null;
 }
 
+/** The weeks the weekly EN 50160 check judged (migration 0012; modules/notifications/notifications.quality.ts). */
+export interface QualityWeeksTable {
+  device_id: number;
+  /** The local Monday, `YYYY-MM-DD`. */
+  week: string;
+  /** `pass`, `fail`, `not-assessable`, or `none` (no report for the week). */
+  verdict: string;
+  checked_at: number;
+}
+export interface Database {
+  quality_weeks: QualityWeeksTable;
+}
+
 export type NotificationRow = Selectable<NotificationsTable>;
 export type PushSubscriptionRow = Selectable<PushSubscriptionsTable>;
 

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_NOTIFICATION_SETTINGS, notificationSettingsSchema } from '../telemetry/device.schema.js';
-import { isNightTime, notificationsQuerySchema, pushSubscriptionRequestSchema } from './notification.schema.js';
+import {
+  isNightTime,
+  NOTIFICATION_KIND_LEVEL,
+  NOTIFICATION_KIND_UNIT,
+  notificationsQuerySchema,
+  pushSubscriptionRequestSchema,
+} from './notification.schema.js';
 
 const WARSAW = 'Europe/Warsaw';
 
@@ -53,6 +59,15 @@ describe('notification settings', () => {
     const { emailEnabled: _, ...without } = DEFAULT_NOTIFICATION_SETTINGS;
     expect(notificationSettingsSchema.safeParse(without).success).toBe(false);
     expect(notificationSettingsSchema.parse({ ...DEFAULT_NOTIFICATION_SETTINGS, emailEnabled: true }).emailEnabled).toBe(true);
+  });
+
+  it('has the weekly EN 50160 switch off by default and optional (settings saved before it stay valid)', () => {
+    expect(DEFAULT_NOTIFICATION_SETTINGS.qualityWeekFailed).toBeUndefined();
+    expect(notificationSettingsSchema.parse(DEFAULT_NOTIFICATION_SETTINGS).qualityWeekFailed).toBeUndefined();
+    expect(notificationSettingsSchema.parse({ ...DEFAULT_NOTIFICATION_SETTINGS, qualityWeekFailed: true }).qualityWeekFailed).toBe(true);
+    expect(notificationSettingsSchema.safeParse({ ...DEFAULT_NOTIFICATION_SETTINGS, qualityWeekFailed: 'yes' }).success).toBe(false);
+    expect(NOTIFICATION_KIND_LEVEL.quality_week_failed).toBe('warning');
+    expect(NOTIFICATION_KIND_UNIT.quality_week_failed).toBe('%');
   });
 });
 

@@ -8,7 +8,12 @@ import { idParamSchema } from '../validation/id.js';
  * subscription a browser sends. Written once for the server's routes and the web app.
  */
 
-/** What a notification is about. The first six are conditions with a lifecycle; `online` is an event. */
+/**
+ * What a notification is about. The first six are conditions with a lifecycle; `online` is an event;
+ * `quality_week_failed` is a week (Monday to Monday, local) whose supply failed EN 50160 (issue 30): its
+ * start and end are the week's, its value the worst failing phase's share of 10-minute means outside
+ * 207–253 V (%), its threshold the 5 % the standard allows.
+ */
 export const NOTIFICATION_KINDS = [
   'voltage_drop',
   'voltage_rise',
@@ -18,6 +23,7 @@ export const NOTIFICATION_KINDS = [
   'offline',
   'online',
   'weak_signal',
+  'quality_week_failed',
 ] as const;
 export const notificationKindSchema = z.enum(NOTIFICATION_KINDS, { error: `must be one of ${NOTIFICATION_KINDS.join(', ')}` });
 export type NotificationKind = z.infer<typeof notificationKindSchema>;
@@ -42,6 +48,7 @@ export const NOTIFICATION_KIND_LEVEL: Record<NotificationKind, NotificationLevel
   offline: 'warning',
   online: 'info',
   weak_signal: 'info',
+  quality_week_failed: 'warning',
 };
 
 /**
@@ -53,8 +60,8 @@ export const NOTIFICATION_KIND_LEVEL: Record<NotificationKind, NotificationLevel
 export const NOTIFICATION_HOLDS = ['quietHours', 'muted', 'late', 'interval'] as const;
 export type NotificationHold = (typeof NOTIFICATION_HOLDS)[number];
 
-/** Units of an alarm's worst value: volts, kWh in the billing period, dBm of the WiFi signal, none. */
-export type NotificationUnit = 'V' | 'kWh' | 'dBm' | '';
+/** Units of an alarm's worst value: volts, kWh in the billing period, dBm of the WiFi signal, a share of the week (%), none. */
+export type NotificationUnit = 'V' | 'kWh' | 'dBm' | '%' | '';
 export const NOTIFICATION_KIND_UNIT: Record<NotificationKind, NotificationUnit> = {
   voltage_drop: 'V',
   voltage_rise: 'V',
@@ -64,6 +71,7 @@ export const NOTIFICATION_KIND_UNIT: Record<NotificationKind, NotificationUnit> 
   offline: '',
   online: '',
   weak_signal: 'dBm',
+  quality_week_failed: '%',
 };
 
 /** One entry of the notification list (`GET /api/notifications`). Dates are UTC `YYYY-MM-DD HH:mm:ss`. */
@@ -81,9 +89,9 @@ export const notificationItemSchema = z.object({
   endedAt: z.string().nullable(),
   /** Seconds from start to end (to now while it holds). */
   durationSeconds: z.number().int(),
-  /** The worst value while it held: lowest voltage of a drop, highest of a rise, farthest from 230 V for limits, kWh, dBm; null for offline/online. */
+  /** The worst value while it held: lowest voltage of a drop, highest of a rise, farthest from 230 V for limits, kWh, dBm, a failed week's % outside ±10 %; null for offline/online. */
   worstValue: z.number().nullable(),
-  unit: z.enum(['V', 'kWh', 'dBm', '']),
+  unit: z.enum(['V', 'kWh', 'dBm', '%', '']),
   /** The phase of the worst value (1–3), null when the value is not a phase's. */
   phase: z.number().int().nullable(),
   /** The limit the value crossed, in the same unit (null for offline/online). */

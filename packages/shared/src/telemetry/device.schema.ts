@@ -49,6 +49,12 @@ export const notificationSettingsSchema = z.strictObject({
     .min(1, { error: 'validation.min' })
     .max(1440, { error: 'validation.max' }),
   muteAll: z.boolean({ error: 'validation.required' }),
+  /**
+   * A notification when a week of the device's supply fails EN 50160 (its power-quality report, checked
+   * after each local Monday 00:00). Off by default, and off when absent: settings saved before it existed
+   * (and clients that do not send it) keep working unchanged.
+   */
+  qualityWeekFailed: z.boolean({ error: 'validation.required' }).optional(),
 });
 export type NotificationSettings = z.infer<typeof notificationSettingsSchema>;
 

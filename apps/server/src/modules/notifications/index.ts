@@ -6,3 +6,4 @@ export {
   type NotificationsBuildOptions,
   passwordResetMailer,
 } from './notifications.module.js';
+export type { QualityWeekReport, QualityWeekSource } from './notifications.quality.js';

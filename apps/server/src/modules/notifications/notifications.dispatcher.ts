@@ -1,4 +1,4 @@
-import type { NotificationSettings } from '@phasewatch/shared';
+import type { Language, NotificationSettings } from '@phasewatch/shared';
 import type { FastifyBaseLogger } from 'fastify';
 import { languageOf } from '../../i18n/messages.js';
 import type { NotificationRow } from '../../storage/schema.js';
@@ -17,6 +17,16 @@ export interface DeliveryDevice {
   name: string;
   typeCode: number;
   settings: NotificationSettings;
+}
+
+/**
+ * What a delivery adds to the alarms' own sentences (the weekly EN 50160 notification): the page the push
+ * opens and the mail links to instead of the list, and lines in the user's language for the mail (in place
+ * of "since …").
+ */
+export interface DeliveryExtra {
+  path: string;
+  lines(lng: Language): string[];
 }
 
 /**
@@ -44,7 +54,7 @@ export class Dispatcher {
     while (this.recording.size > 0) await Promise.allSettled([...this.recording]);
   }
 
-  async deliver(device: DeliveryDevice, rows: readonly NotificationRow[], now: number): Promise<void> {
+  async deliver(device: DeliveryDevice, rows: readonly NotificationRow[], now: number, extra?: DeliveryExtra): Promise<void> {
     if (rows.length === 0) return;
     const sorted = [...rows].sort((a, b) => KIND_ORDER.indexOf(a.kind as never) - KIND_ORDER.indexOf(b.kind as never));
     this.hub.deliver(device.userId, device, sorted, now);
@@ -66,11 +76,16 @@ export class Dispatcher {
     };
     if (wantsPush) {
       const critical = due.some((r) => r.kind === 'limit_critical' || r.kind === 'offline');
-      await this.push.send(device.userId, pushPayload(lng, device.id, device.name, due), critical ? 'high' : 'normal', sent('push'));
+      await this.push.send(
+        device.userId,
+        pushPayload(lng, device.id, device.name, due, extra?.path),
+        critical ? 'high' : 'normal',
+        sent('push'),
+      );
     }
     if (wantsMail)
       this.mail?.send(
-        alarmMail(lng, user.email, device, due, { publicUrl: this.o.publicUrl, timezone: user.timezone }),
+        alarmMail(lng, user.email, device, due, { publicUrl: this.o.publicUrl, timezone: user.timezone, extra }),
         'alarm',
         sent('email'),
       );

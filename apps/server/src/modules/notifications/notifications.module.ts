@@ -13,6 +13,7 @@ import { Dispatcher } from './notifications.dispatcher.js';
 import { billingPeriodEnergy } from './notifications.energy.js';
 import { AlarmEngine } from './notifications.engine.js';
 import { NotificationMetrics } from './notifications.metrics.js';
+import { QUALITY_CHECK_MS, QualityWeekCheck, type QualityWeekSource } from './notifications.quality.js';
 import { NotificationsRepository } from './notifications.repository.js';
 import { notificationsRoutes } from './notifications.routes.js';
 import { NotificationsService } from './notifications.service.js';
@@ -29,6 +30,8 @@ export interface NotificationsBuildOptions {
   /** How push endpoint hosts are resolved (tests: a stub, so nothing is asked of any DNS server). */
   resolveHost?: ResolveHost;
   retryDelaysMs?: readonly number[];
+  /** How often the weekly EN 50160 check looks for due weeks (default 10 s; null: never by itself, tests tick it). */
+  qualityCheckMs?: number | null;
 }
 
 /** The notification module as the app and tests see it. */
@@ -37,6 +40,8 @@ export interface Notifications {
   engine: AlarmEngine;
   push: PushChannel;
   mail: MailChannel | null;
+  /** The weekly EN 50160 check (null when the app handed no power-quality report in). */
+  quality: QualityWeekCheck | null;
   /**
    * Stops the rules (after the alarm changes under way are stored) and the channels. The app runs it before
    * the telemetry closes: on SQLite alarm changes are written on the readings writer thread.
@@ -81,10 +86,12 @@ export function passwordResetMailer(mail: MailChannel | null): ResetMailer | nul
 /**
  * Registers the notification routes under /api and starts the rules: they listen on the event bus for
  * committed readings and status changes; the channels (hub, Web Push, mail) deliver what they raise.
+ * With `qualityWeeks` (the power-quality report, handed in by app.ts) the weekly EN 50160 check runs too,
+ * from onReady to close.
  */
 export async function createNotifications(
   app: FastifyInstance,
-  base: BaseContext & { telemetry: Telemetry; realtime: Realtime },
+  base: BaseContext & { telemetry: Telemetry; realtime: Realtime; qualityWeeks?: QualityWeekSource },
   mail: MailChannel | null,
   opts: NotificationsBuildOptions = {},
 ): Promise<Notifications> {
@@ -116,6 +123,9 @@ export async function createNotifications(
     metrics,
   });
   const service = new NotificationsService(repo, push);
+  const quality = base.qualityWeeks ? new QualityWeekCheck({ repo, store, dispatcher, source: base.qualityWeeks, log, metrics }) : null;
+  const qualityEvery = opts.qualityCheckMs === undefined ? QUALITY_CHECK_MS : opts.qualityCheckMs;
+  if (quality && qualityEvery !== null) app.addHook('onReady', async () => quality.start(qualityEvery));
 
   if (opts.rules !== false) events.on('readingsCommitted', engine.onReadings);
   events.on('deviceStatusChanged', engine.onStatus);
@@ -134,7 +144,9 @@ export async function createNotifications(
     engine,
     push,
     mail,
+    quality,
     async close() {
+      await quality?.stop();
       events.off('readingsCommitted', engine.onReadings);
       events.off('deviceStatusChanged', engine.onStatus);
       events.off('deviceDeleted', engine.onDeleted);

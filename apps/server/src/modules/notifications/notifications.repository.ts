@@ -128,6 +128,60 @@ export class NotificationsRepository {
       .execute();
   }
 
+  /**
+   * Devices whose weekly EN 50160 notification is on (`qualityWeekFailed` in their settings JSON, which
+   * JSON.stringify writes without spaces), after `afterId` in id order, at most `limit`: the check walks
+   * them a few at a time. The caller parses the settings (a LIKE match is a prefilter, not the decision).
+   */
+  qualityWeekDevices(afterId: number, limit: number): Promise<DeviceRuleRow[]> {
+    return this.db
+      .selectFrom('devices')
+      .innerJoin('users', 'users.id', 'devices.user_id')
+      .select([
+        'devices.id as id',
+        'devices.user_id as user_id',
+        'devices.name as name',
+        'devices.type_code as type_code',
+        'devices.notifications as notifications',
+        'devices.limit_warning as limit_warning',
+        'devices.limit_critical as limit_critical',
+        'devices.billing_start_date as billing_start_date',
+        'devices.billing_period_months as billing_period_months',
+        'devices.meter_value_kwh as meter_value_kwh',
+        'users.timezone as timezone',
+      ])
+      .where('devices.notifications', 'like', '%"qualityWeekFailed":true%')
+      .where('devices.id', '>', afterId)
+      .orderBy('devices.id')
+      .limit(limit)
+      .execute();
+  }
+
+  /** Whether the weekly check judged this device's week already (on any instance). */
+  async qualityWeekChecked(deviceId: number, week: string): Promise<boolean> {
+    const r = await this.db
+      .selectFrom('quality_weeks')
+      .select('device_id')
+      .where('device_id', '=', deviceId)
+      .where('week', '=', week)
+      .executeTakeFirst();
+    return r !== undefined;
+  }
+
+  /**
+   * Records the outcome of a device's week; true only for the insert that won (instances sharing the
+   * database may judge the same week: the one whose row went in notifies, the others see false).
+   */
+  async recordQualityWeek(deviceId: number, week: string, verdict: string, at: number): Promise<boolean> {
+    const rows = await this.db
+      .insertInto('quality_weeks')
+      .values({ device_id: deviceId, week, verdict, checked_at: at })
+      .onConflict((oc) => oc.columns(['device_id', 'week']).doNothing())
+      .returning('device_id')
+      .execute();
+    return rows.length === 1;
+  }
+
   /** The latest alarm of each (device, kind) of these devices (open if one is), with when the kind was last sent. */
   async latestAlarms(deviceIds: readonly number[]): Promise<LatestAlarm[]> {
     if (deviceIds.length === 0) return [];

@@ -168,6 +168,7 @@ export const KIND_ORDER: readonly NotificationKind[] = [
   'voltage_rise',
   'offline',
   'consumption',
+  'quality_week_failed',
   'weak_signal',
   'online',
 ];

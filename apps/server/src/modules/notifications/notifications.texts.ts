@@ -3,6 +3,7 @@ import { t } from '../../i18n/messages.js';
 import type { NotificationRow } from '../../storage/schema.js';
 import { escapeHtml, type MailMessage } from './channels/mail.channel.js';
 import type { PushPayload } from './channels/push.channel.js';
+import type { DeliveryExtra } from './notifications.dispatcher.js';
 
 /** The texts of push messages and mails, in the user's language (the server's catalogue, src/i18n). */
 
@@ -19,7 +20,7 @@ function formatNumber(lng: Language, value: number, digits: number): string {
 
 function digitsOf(kind: NotificationKind): number {
   const unit = NOTIFICATION_KIND_UNIT[kind];
-  return unit === 'kWh' ? 3 : unit === 'V' ? 1 : 0;
+  return unit === 'kWh' ? 3 : unit === 'V' || unit === '%' ? 1 : 0;
 }
 
 /** The title of a kind ("Voltage drop"). */
@@ -39,14 +40,20 @@ export function alarmSentence(lng: Language, row: NotificationRow, deviceName: s
   });
 }
 
-/** The push message of alarms raised together on one device (the most serious first). */
-export function pushPayload(lng: Language, deviceId: number, deviceName: string, rows: readonly NotificationRow[]): PushPayload {
+/** The push message of alarms raised together on one device (the most serious first); it opens `path` or the device's list. */
+export function pushPayload(
+  lng: Language,
+  deviceId: number,
+  deviceName: string,
+  rows: readonly NotificationRow[],
+  path?: string,
+): PushPayload {
   const first = rows[0] as NotificationRow;
   const more = rows.length > 1 ? ` (${t(lng, 'push.more', { count: rows.length - 1 })})` : '';
   return {
     title: kindTitle(lng, first.kind as NotificationKind),
     body: `${alarmSentence(lng, first, deviceName)}${more}`,
-    url: `/notifications?deviceId=${deviceId}`,
+    url: path ?? `/notifications?deviceId=${deviceId}`,
     tag: `device-${deviceId}-${first.kind}`,
     ids: rows.map((r) => r.id),
   };
@@ -69,22 +76,25 @@ export function alarmMail(
   to: string,
   device: { id: number; name: string },
   rows: readonly NotificationRow[],
-  ctx: { publicUrl: string; timezone: string },
+  ctx: { publicUrl: string; timezone: string; extra?: DeliveryExtra | undefined },
 ): MailMessage {
   const first = rows[0] as NotificationRow;
   const title = kindTitle(lng, first.kind as NotificationKind);
   const base = ctx.publicUrl.replace(/\/+$/, '');
-  const listUrl = `${base}/notifications?deviceId=${device.id}`;
+  const listUrl = `${base}${ctx.extra?.path ?? `/notifications?deviceId=${device.id}`}`;
   const settingsUrl = `${base}/edit-device/${device.id}`;
   const lines = rows.map((r) => ({
     title: kindTitle(lng, r.kind as NotificationKind),
     sentence: alarmSentence(lng, r, device.name),
-    since: t(lng, 'mail.started', { time: formatTime(lng, r.started_at, ctx.timezone), zone: ctx.timezone }),
+    since: ctx.extra
+      ? ctx.extra.lines(lng).join('\n')
+      : t(lng, 'mail.started', { time: formatTime(lng, r.started_at, ctx.timezone), zone: ctx.timezone }),
   }));
+  const open = t(lng, ctx.extra ? 'quality.open' : 'mail.open');
   const footer = t(lng, 'mail.footer', { device: device.name });
   const text = [
     ...lines.flatMap((l) => [l.title, l.sentence, l.since, '']),
-    `${t(lng, 'mail.open')}: ${listUrl}`,
+    `${open}: ${listUrl}`,
     '',
     '--',
     footer,
@@ -95,9 +105,9 @@ export function alarmMail(
     `<!doctype html><html lang="${lng}"><body style="font-family:system-ui,sans-serif;color:#222;line-height:1.5">`,
     ...lines.map(
       (l) =>
-        `<h2 style="font-size:18px;margin:0 0 4px">${escapeHtml(l.title)}</h2><p style="margin:0 0 4px">${escapeHtml(l.sentence)}</p><p style="margin:0 0 16px;color:#666">${escapeHtml(l.since)}</p>`,
+        `<h2 style="font-size:18px;margin:0 0 4px">${escapeHtml(l.title)}</h2><p style="margin:0 0 4px">${escapeHtml(l.sentence)}</p><p style="margin:0 0 16px;color:#666">${l.since.split('\n').map(escapeHtml).join('<br>')}</p>`,
     ),
-    `<p><a href="${escapeHtml(listUrl)}" style="color:#ff7300">${escapeHtml(t(lng, 'mail.open'))}</a></p>`,
+    `<p><a href="${escapeHtml(listUrl)}" style="color:#ff7300">${escapeHtml(open)}</a></p>`,
     `<hr style="border:none;border-top:1px solid #ddd"><p style="font-size:12px;color:#666">${escapeHtml(footer)} <a href="${escapeHtml(settingsUrl)}">${escapeHtml(t(lng, 'mail.settings'))}</a></p>`,
     '</body></html>',
   ].join('\n');

@@ -20,6 +20,7 @@ export const ALARM_STORE_METHODS = [
   'lastSent',
   'repeatEvent',
   'markSent',
+  'recordQualityWeek',
 ] as const;
 let writerRepo: NotificationsRepository | null = null;
 const methods = new Set<string>(ALARM_STORE_METHODS);

@@ -7,6 +7,7 @@ import {
   frequencyOf,
   isMonday,
   localWeek,
+  mondayOf,
   type PowerQualityResponse,
   PQ_COLUMNS,
   PQ_LIMITS,
@@ -18,7 +19,7 @@ import {
   weekBins,
 } from '@phasewatch/shared';
 import { type Kysely, sql } from 'kysely';
-import { keyedError } from '../../http/errors.js';
+import { ApiError, keyedError } from '../../http/errors.js';
 import type { Database, DeviceRow } from '../../storage/schema.js';
 import type { DeviceReads } from '../devices/index.js';
 import type { LocationsRepository } from '../locations/index.js';
@@ -242,4 +243,29 @@ export async function loadPowerQualityReport(
   const w = await resolveWeek(src, userId, deviceId, week, now);
   const report = opts.raw ? await reportFromRaw(src, w) : await reportFromAggregate(src, w);
   return { device: { id: w.device.id, name: w.device.friendly_name || w.device.name, location: w.location }, ...report };
+}
+
+/**
+ * The report as the weekly EN 50160 notification reads it (the notifications' `QualityWeekSource`, handed in
+ * by app.ts): a device's last complete local week, and that week's report (the aggregate's, ~25 ms), or null
+ * where the route would answer 400/404 (no voltage readings, the week before its first reading).
+ */
+export function weekVerdicts(src: PowerQualitySource) {
+  return {
+    async lastWeek(userId: number, deviceId: number, now: number): Promise<string | null> {
+      const device = await src.devices.findForUser(userId, deviceId);
+      if (!device || voltagePhases(device.type_code).length === 0) return null;
+      const { tz } = await reportZone(src, userId, device);
+      // The week before the one `now` falls in: the Monday of the instant just before this week's start.
+      return mondayOf(localWeek(mondayOf(now, tz), tz).from - 1, tz);
+    },
+    async report(userId: number, deviceId: number, week: string, now: number): Promise<PowerQualityResponse | null> {
+      try {
+        return await loadPowerQualityReport(src, userId, deviceId, week, now);
+      } catch (err) {
+        if (err instanceof ApiError && (err.statusCode === 400 || err.statusCode === 404)) return null;
+        throw err;
+      }
+    },
+  };
 }

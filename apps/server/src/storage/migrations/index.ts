@@ -10,6 +10,7 @@ import * as m0008 from './0008-analytics-exports.js';
 import * as m0009 from './0009-notifications.js';
 import * as m0010 from './0010-collectors.js';
 import * as m0011 from './0011-power-quality-aggregate.js';
+import * as m0012 from './0012-quality-weeks.js';
 import * as m0013 from './0013-prosumer.js';
 import * as m0014 from './0014-scale-out.js';
 import * as m0015 from './0015-integrations.js';
@@ -31,6 +32,7 @@ export const migrations: Record<string, VersionedMigration> = {
   '0009-notifications': m0009,
   '0010-collectors': m0010,
   '0011-power-quality-aggregate': m0011,
+  '0012-quality-weeks': m0012,
   '0013-prosumer': m0013,
   '0014-scale-out': m0014,
   '0015-integrations': m0015,

@@ -1,6 +1,7 @@
 import type { NotificationItem } from '@phasewatch/shared';
 import { describe, expect, it } from 'vitest';
 import { i18n } from '@/i18n';
+import { chartLink } from './components/notification-card';
 import { readFilters } from './components/notification-center';
 import { describeNotification, formatDuration } from './notification-text';
 
@@ -37,6 +38,24 @@ describe('notification texts', () => {
     expect(describeNotification(i18n.getFixedT('en'), 'en', item({ kind: 'offline', unit: '', worstValue: null, threshold: null }))).toBe(
       'The device stopped sending readings',
     );
+  });
+
+  it('describes a week that failed EN 50160 (share of the worst phase, %) and links its report, not a chart', () => {
+    const week = item({
+      kind: 'quality_week_failed',
+      state: 'cleared',
+      unit: '%',
+      worstValue: 7.14,
+      threshold: 5,
+      phase: 2,
+      startedAt: '2026-11-15 23:00:00',
+      endedAt: '2026-11-22 23:00:00',
+    });
+    expect(describeNotification(i18n.getFixedT('en'), 'en', week)).toBe('Phase 2 outside 207–253 V for 7.1 % of the week (at most 5 %)');
+    expect(describeNotification(i18n.getFixedT('pl'), 'pl', week)).toBe('Faza 2 poza 207–253 V przez 7,1 % tygodnia (najwyżej 5 %)');
+    expect(describeNotification(i18n.getFixedT('tr'), 'tr', week)).toBe('2. faz haftanın %7,1 kadarında 207–253 V dışında (en fazla %5)');
+    expect(chartLink(week)).toBe('/device/quality/2?week=2026-11-16');
+    expect(chartLink(item())).toBe('/device-energy-details/2?date=2026-11-27&interval=15m');
   });
 
   it('gives durations as their two largest units', () => {

@@ -2,7 +2,7 @@ import type { NotificationItem } from '@phasewatch/shared';
 import type { TFunction } from 'i18next';
 import { numberFormat } from '@/lib/intl';
 
-const DIGITS: Record<NotificationItem['unit'], number> = { V: 1, kWh: 3, dBm: 0, '': 0 };
+const DIGITS: Record<NotificationItem['unit'], number> = { V: 1, kWh: 3, dBm: 0, '%': 1, '': 0 };
 
 /** One line about an alarm: the value, its phase and the limit crossed, in the user's language. */
 export function describeNotification(t: TFunction, lng: string, item: NotificationItem): string {

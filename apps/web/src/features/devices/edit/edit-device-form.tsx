@@ -5,6 +5,7 @@ import {
   type Device,
   type DeviceRole,
   deviceDetailPath,
+  deviceKind,
   type NotificationSettings,
   notificationSettingsSchema,
   type UpdateDeviceRequest,
@@ -49,6 +50,9 @@ export function EditDeviceForm({ device }: { device: Device }) {
   // The device's role at its location (issue 33): 'auto' keeps the default.
   const [role, setRole] = useState<string>(device.roleSet ? device.role : 'auto');
   const [roleError, setRoleError] = useState<string | undefined>();
+  // The weekly EN 50160 notification is offered where the device page links its power-quality report.
+  const kind = deviceKind(device.typeCode);
+  const hasQualityReport = kind === 'energy' || kind === 'singlePhase';
   const { reset: resetDevice } = form;
   const { reset: resetNotify } = notify;
   useEffect(() => {
@@ -59,9 +63,10 @@ export function EditDeviceForm({ device }: { device: Device }) {
     setRole(device.roleSet ? device.role : 'auto');
   }, [device, resetDevice, resetNotify]);
 
-  const toggle = (f: 'pushEnabled' | 'emailEnabled' | 'disableAtNight' | 'muteAll') => ({
+  const toggle = (f: 'pushEnabled' | 'emailEnabled' | 'disableAtNight' | 'muteAll' | 'qualityWeekFailed') => ({
     name: f,
-    checked: notify.values[f],
+    // qualityWeekFailed may be absent (settings saved before it existed): off.
+    checked: notify.values[f] === true,
     onChange: (e: { currentTarget: { checked: boolean } }) => notify.setValue(f, e.currentTarget.checked),
   });
 
@@ -188,6 +193,9 @@ export function EditDeviceForm({ device }: { device: Device }) {
               {...toggle('emailEnabled')}
             />
             <Switch label={t('editDevice.disableAtNight')} {...toggle('disableAtNight')} />
+            {hasQualityReport && (
+              <Switch label={t('editDevice.qualityWeek')} description={t('editDevice.qualityWeekHint')} {...toggle('qualityWeekFailed')} />
+            )}
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
               <NumberInput
                 label={t('editDevice.voltageDrop')}

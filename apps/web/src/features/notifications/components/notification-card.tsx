@@ -1,8 +1,9 @@
 import { Anchor, Badge, Box, Button, Card, Group, Stack, Text } from '@mantine/core';
-import { deviceDetailPath, type NotificationItem } from '@phasewatch/shared';
+import { deviceDetailPath, mondayOf, type NotificationItem } from '@phasewatch/shared';
 import { IconBellOff, IconChartLine, IconCheck, IconMail, IconSend } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { paths } from '@/config/paths';
 import { storedTimezone } from '@/lib/auth-store';
 import { effectiveTimezone, formatServerDate, parseServerDate, toZonedString } from '@/lib/dates';
 import { dateTimeFormat } from '@/lib/intl';
@@ -11,8 +12,16 @@ import { describeNotification, formatDuration, LEVEL_COLOR } from '../notificati
 /** Active is a filled badge: red.9 keeps white text at 4.5:1 and more (red.6 was 3.3:1). */
 const STATE_COLOR: Record<NotificationItem['state'], string> = { active: 'red.9', acknowledged: 'blue', cleared: 'gray' };
 
-/** The device page's chart on the local day the alarm began, in 15-minute steps. */
+/**
+ * The device page's chart on the local day the alarm began, in 15-minute steps; for a week that failed
+ * EN 50160 the week's power-quality report (its Monday found from mid-week, so a zone a few hours apart
+ * from the report's still names the same week).
+ */
 export function chartLink(item: NotificationItem): string {
+  if (item.kind === 'quality_week_failed') {
+    const start = parseServerDate(item.startedAt)?.getTime() ?? 0;
+    return `${paths.deviceQuality(item.deviceId)}?week=${mondayOf(start + 3.5 * 86_400_000, effectiveTimezone(storedTimezone()))}`;
+  }
   const date = toZonedString(item.startedAt, undefined, 'YYYY-MM-DD');
   return `${deviceDetailPath(item.deviceTypeCode, item.deviceId)}?date=${date}&interval=15m`;
 }
@@ -118,7 +127,7 @@ export function NotificationCard({ item, busy, onRead, onAcknowledge }: Notifica
           )}
           {!isEvent && (
             <Button size="compact-sm" variant="subtle" component={Link} to={chartLink(item)} leftSection={<IconChartLine size={14} />}>
-              {t('notifications.viewChart')}
+              {t(item.kind === 'quality_week_failed' ? 'notifications.viewWeekReport' : 'notifications.viewChart')}
             </Button>
           )}
         </Group>
