@@ -226,7 +226,7 @@ describe.each(DIALECTS)('power quality (%s)', (dialect) => {
     }
   });
 
-  it('renders the week as a PDF through the export jobs, in en / pl / tr, checked like the route', async () => {
+  it('renders the week as a PDF through the export jobs, in en / pl / tr, checked like the route', { timeout: 120_000 }, async () => {
     const post = (payload: Record<string, unknown>, who = user) =>
       t.app.inject({ method: 'POST', url: '/api/exports', headers: who.auth, payload });
     const texts: Record<string, string> = {};
