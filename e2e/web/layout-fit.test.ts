@@ -56,7 +56,7 @@ async function signedIn(lang: Lang, width: number): Promise<Page> {
   await page.locator('button[type="submit"]').click();
   await page.waitForURL('**/dashboard');
   await signedInShell(page);
-  await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe(lang);
+  await expect.poll(() => page.evaluate(() => document.documentElement.lang), { timeout: 20_000 }).toBe(lang);
   return page;
 }
 
@@ -90,7 +90,8 @@ describe.each(LANGS)('layout that fits (%s)', (lang) => {
     const page = await signedIn(lang, 1366);
     await page.getByRole('button', { name: ADD_DEVICE[lang], exact: true }).click();
     const steps = page.locator('.mantine-Stepper-step');
-    await expect.poll(() => steps.count()).toBe(4);
+    await steps.first().waitFor();
+    await expect.poll(() => steps.count(), { timeout: 20_000 }).toBe(4);
     const tops = await steps.evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().top)));
     expect(new Set(tops).size, `step tops ${tops.join(', ')}`).toBe(1);
     await shot(page, `stepper-${lang}`);
@@ -100,7 +101,9 @@ describe.each(LANGS)('layout that fits (%s)', (lang) => {
     const page = await signedIn(lang, 390);
     await page.goto('/analytics');
     const kinds = page.locator('[role="radiogroup"][data-phone-columns="2"] label');
-    await expect.poll(() => kinds.count()).toBe(4);
+    // The analytics screen's code and texts load first (expect.poll alone gives up after a second).
+    await kinds.first().waitFor();
+    await expect.poll(() => kinds.count(), { timeout: 20_000 }).toBe(4);
     const boxes = await kinds.evaluateAll((els) =>
       els.map((e) => e.getBoundingClientRect()).map((r) => ({ top: Math.round(r.top), w: Math.round(r.width) })),
     );
@@ -117,7 +120,7 @@ describe.each(LANGS)('layout that fits (%s)', (lang) => {
     await page.goto('/analytics?tab=sums');
     const table = page.locator('[data-sums-table]');
     await table.waitFor();
-    await expect.poll(() => table.locator('[data-sum-item]').count()).toBe(2);
+    await expect.poll(() => table.locator('[data-sum-item]').count(), { timeout: 20_000 }).toBe(2);
     const fits = await table.evaluate((t) => {
       const card = t.closest('.mantine-Card-root') as HTMLElement;
       return {
