@@ -105,9 +105,8 @@ export class NotificationsRepository {
 
   // ---------------------------------------------------------------- rules
 
-  /** The devices the rules need (unknown ids left out). */
-  devicesForRules(ids: readonly number[]): Promise<DeviceRuleRow[]> {
-    if (ids.length === 0) return Promise.resolve([]);
+  /** Devices with what the rules read of them and their owner's timezone (one select list for every caller). */
+  private ruleDevices() {
     return this.db
       .selectFrom('devices')
       .innerJoin('users', 'users.id', 'devices.user_id')
@@ -123,7 +122,13 @@ export class NotificationsRepository {
         'devices.billing_period_months as billing_period_months',
         'devices.meter_value_kwh as meter_value_kwh',
         'users.timezone as timezone',
-      ])
+      ]);
+  }
+
+  /** The devices the rules need (unknown ids left out). */
+  devicesForRules(ids: readonly number[]): Promise<DeviceRuleRow[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.ruleDevices()
       .where('devices.id', 'in', [...ids])
       .execute();
   }
@@ -134,22 +139,7 @@ export class NotificationsRepository {
    * them a few at a time. The caller parses the settings (a LIKE match is a prefilter, not the decision).
    */
   qualityWeekDevices(afterId: number, limit: number): Promise<DeviceRuleRow[]> {
-    return this.db
-      .selectFrom('devices')
-      .innerJoin('users', 'users.id', 'devices.user_id')
-      .select([
-        'devices.id as id',
-        'devices.user_id as user_id',
-        'devices.name as name',
-        'devices.type_code as type_code',
-        'devices.notifications as notifications',
-        'devices.limit_warning as limit_warning',
-        'devices.limit_critical as limit_critical',
-        'devices.billing_start_date as billing_start_date',
-        'devices.billing_period_months as billing_period_months',
-        'devices.meter_value_kwh as meter_value_kwh',
-        'users.timezone as timezone',
-      ])
+    return this.ruleDevices()
       .where('devices.notifications', 'like', '%"qualityWeekFailed":true%')
       .where('devices.id', '>', afterId)
       .orderBy('devices.id')
