@@ -2,8 +2,9 @@ import type { DeviceKind } from '@phasewatch/shared';
 import type { ComponentType } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { paths, routePatterns } from '@/config/paths';
-import { devicePrefetchLoaded, loadDevicePrefetch, type PrefetchModule } from '@/features/devices';
+import { devicePrefetchLoaded, deviceQueryOptions, loadDevicePrefetch, type PrefetchModule } from '@/features/devices';
 import { withArea } from '@/i18n';
+import { authStore } from '@/lib/auth-store';
 import { loadChunk } from '@/lib/lazy-chunk';
 import { queryClient } from '@/lib/query-client';
 import { AppLoading } from './layout/app-loading';
@@ -48,7 +49,13 @@ function devicePage(name: string, kind: DeviceKind): Pick<RouteObject, 'lazy' | 
         } catch {
           // The page asks for what it needs itself.
         }
-      } else loadDevicePrefetch().then(run, () => {});
+      } else {
+        // The device itself at once: the prefetch's chunk comes with the chart code's files, and the page's
+        // first paint (its heading) waited for them before the device was even asked for.
+        const id = Number(params.id);
+        if (authStore.getToken() && Number.isInteger(id) && id > 0) void queryClient.prefetchQuery(deviceQueryOptions(id)).catch(() => {});
+        loadDevicePrefetch().then(run, () => {});
+      }
       return null;
     },
     shouldRevalidate: ({ currentUrl, nextUrl }) => currentUrl.pathname !== nextUrl.pathname,

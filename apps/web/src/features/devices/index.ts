@@ -1,5 +1,5 @@
 /** Devices: the dashboard's list, a device's pages (details, overview, settings) and their prefetch. */
-export { useDevice } from './api/get-device';
+export { deviceQueryOptions, useDevice } from './api/get-device';
 export { DeviceList } from './components/device-list';
 export { DeviceLoader } from './components/device-loader';
 export { autoInterval } from './detail/chart-range';
