@@ -9,7 +9,8 @@ import { i18n, isLanguage, loadCatalogue } from './i18n';
 
 const root = document.getElementById('root');
 const language = isLanguage(i18n.language) ? i18n.language : FALLBACK_LANGUAGE;
-// The first render waits for the user's catalogue (a few KB); the fallback catalogue follows.
+// The first render waits for the user's catalogue (a few KB); the fallback catalogue follows when the
+// browser is first idle (a key missing in the user's catalogue is rare, and the first screen does not wait).
 void loadCatalogue(language).then(() => {
   if (root) {
     createRoot(root).render(
@@ -18,5 +19,7 @@ void loadCatalogue(language).then(() => {
       </StrictMode>,
     );
   }
-  void loadCatalogue(FALLBACK_LANGUAGE);
+  const fallback = () => void loadCatalogue(FALLBACK_LANGUAGE);
+  if (typeof window.requestIdleCallback === 'function') window.requestIdleCallback(fallback, { timeout: 3000 });
+  else setTimeout(fallback, 1000);
 });

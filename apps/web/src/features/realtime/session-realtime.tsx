@@ -1,4 +1,5 @@
 import { type ReactNode, useEffect, useState } from 'react';
+import { afterNextPaint } from '@/lib/after-paint';
 import { apiClient } from '@/lib/api';
 import { authStore, useAuth } from '@/lib/auth-store';
 import { freshTokenSource } from './fresh-token';
@@ -13,7 +14,7 @@ let current: HubClient | null = null;
 type Factory = (options: HubClientOptions) => HubClient;
 
 /**
- * The SignalR client (~15 KB gzipped) loads after the first render of a signed-in page, not with it:
+ * The SignalR client (~15 KB gzipped) loads after the first paint of a signed-in page, not with it:
  * screens show their stored values first and the live connection follows a moment later.
  */
 let loading: Promise<Factory> | null = null;
@@ -49,11 +50,15 @@ export function SessionRealtime({ children }: { children: ReactNode }) {
   useEffect(() => {
     if (!token || factory) return;
     let live = true;
-    void loadFactory().then((f) => {
-      if (live) setFactory(() => f);
+    // After the page's first paint: its content does not wait for the client's code and the connection.
+    const cancel = afterNextPaint(() => {
+      void loadFactory().then((f) => {
+        if (live) setFactory(() => f);
+      });
     });
     return () => {
       live = false;
+      cancel();
     };
   }, [token, factory]);
   return (
