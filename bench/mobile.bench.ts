@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { deviceDetailPath } from '@phasewatch/shared';
@@ -17,7 +17,8 @@ import type { BenchContext } from './run.js';
  *
  * Debian's Chromium (/usr/bin/chromium) is started with a debugging port, which Lighthouse's programmatic
  * API uses; the sign-in happens in that same browser through Playwright over the port, and Lighthouse keeps the storage
- * (disableStorageReset), so the page loads signed in as a user's phone would. Median of MOBILE_RUNS (3).
+ * (disableStorageReset), so the page loads signed in as a user's phone would. Median of MOBILE_RUNS (3);
+ * MOBILE_REPORT_DIR keeps every Lighthouse report.
  * MOBILE_BASELINE_DIST (a `dist` of the web app built before the change) is measured first in the same run
  * (same server build, its own demo account); without it, the figure before is the issue's: 3.2 s for
  * /dashboard (the device page's code was prefetched before the list had rendered).
@@ -26,6 +27,9 @@ import type { BenchContext } from './run.js';
 const TARGET_MS = 2500;
 const BEFORE_DASHBOARD_MS = 3200;
 const RUNS = Math.max(1, Number(process.env.MOBILE_RUNS ?? 3));
+/** MOBILE_REPORT_DIR: keep each Lighthouse report (JSON) there, to see what the LCP waited for. */
+const REPORT_DIR = process.env.MOBILE_REPORT_DIR;
+if (REPORT_DIR) mkdirSync(REPORT_DIR, { recursive: true });
 const DEMO = { email: 'demo@phasewatch.dev', password: 'demo1234' };
 
 /** LCP (ms, median of RUNS) of /dashboard and of the demo's three-phase device page, served from `dist`. */
@@ -108,6 +112,10 @@ async function measure(dist: string | undefined): Promise<{ dashboard: number; d
         // Signed in: the page must not have gone to sign-in.
         if (!result?.lhr.finalDisplayedUrl.startsWith(url)) throw new Error(`${url} ended at ${result?.lhr.finalDisplayedUrl}`);
         values.push(v);
+        if (REPORT_DIR) {
+          const name = `${new URL(url).pathname.split('/')[1] || 'root'}-${dist ? 'before' : 'now'}-${i + 1}.json`;
+          writeFileSync(path.join(REPORT_DIR, name), JSON.stringify(result?.lhr));
+        }
       }
       values.sort((a, b) => a - b);
       return values[Math.floor(values.length / 2)] as number;
