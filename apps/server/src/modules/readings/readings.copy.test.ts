@@ -82,4 +82,39 @@ describe.each(DIALECTS)('raw rows of a large write (%s: COPY into a staging tabl
       expect(staged[0]?.n).toBeGreaterThan(0);
     }
   });
+
+  it('a write that meets no stored row goes straight into the table (no staging, no upsert); one that does, or a late one, still upserts', async () => {
+    ts = await createTestStorage(dialect);
+    await insertOwnerWithDevices(ts.storage.db as never, 1, TZ);
+    const repo = new ReadingsRepository(ts.storage);
+    repos.push(repo);
+    const runner = new SqlRunner(ts.storage);
+    const stagingTables = async () =>
+      dialect === 'postgres'
+        ? Number((await runner.reader.all("SELECT count(*)::int AS n FROM pg_class WHERE relname = 'pw_stage_readings'", []))[0]?.n)
+        : 0;
+    const n = 2 * COPY_MIN_ROWS;
+    const start = floorTo(Date.now(), H1) - 30 * H1;
+    const rows = (from: number, count: number, v: number) =>
+      Array.from({ length: count }, (_, i) => ({
+        ts: from + i * MIN,
+        values: { vave1: v + (i % 7) * 0.1, eai1: 50 + (from - start) / MIN + i },
+      }));
+    // Two fresh writes, one after the other: inserted as they are.
+    await repo.write([{ deviceId: 1, tz: TZ, readings: rows(start, n, 230) }]);
+    await repo.write([{ deviceId: 1, tz: TZ, readings: rows(start + n * MIN, n, 231) }]);
+    expect(await stagingTables()).toBe(0);
+    // A write over stored rows (its second half is new): the upsert keeps what it does not carry.
+    const over = rows(start + (3 * n * MIN) / 2, n, 240).map((r) => ({ ts: r.ts, values: { vave1: r.values.vave1 } }));
+    await repo.write([{ deviceId: 1, tz: TZ, readings: over }]);
+    if (dialect === 'postgres') expect(await stagingTables()).toBeGreaterThan(0);
+    const all = await readRawAll(runner.reader, 1, start, start + 3 * n * MIN);
+    expect(all.ts).toHaveLength((5 * n) / 2);
+    const at = (name: string, i: number) => all.cols[RAW_COLUMNS.indexOf(name)]?.[i];
+    // Before the overlap: the first writes' values; in it: the new voltage and the stored energy; after it: no energy.
+    const mid = (3 * n) / 2;
+    expect([at('vave1', 0), at('eai1', 0), at('vave1', n), at('eai1', n)]).toEqual([230, 50, 231, 50 + n]);
+    expect([at('vave1', mid), at('eai1', mid)]).toEqual([240, 50 + mid]);
+    expect([at('vave1', 2 * n), at('eai1', 2 * n)]).toEqual([240 + ((n / 2) % 7) * 0.1, Number.NaN]);
+  });
 });

@@ -197,8 +197,13 @@ export class ReadingsRepository {
       const live = work.filter((b) => marks.has(b.deviceId));
       if (live.length === 0) return;
       const fresh = await this.freshSpans(tx, live, marks);
-      // Every device's raw rows in one statement shape; then each device's late readings and history.
-      await tx.upsert(rawWrite(live, tx.dialect));
+      // Every device's raw rows in one statement shape; then each device's late readings and history. When
+      // every batch is fresh from its first reading on (nothing late, nothing stored where it lands, one
+      // batch a device, timestamps increasing — checked with the devices locked), the rows are inserted
+      // without an upsert's conflict handling (COPY straight into the table on PostgreSQL).
+      const raw = rawWrite(live, tx.dialect);
+      raw.insertOnly = live.every((b) => fresh.has(b) && firstAtOrAfter(b.ts, marks.get(b.deviceId) as number) === 0);
+      await tx.upsert(raw);
       const touched = new Map<number, { newest: number; rssi: number | null }>();
       for (const b of live) {
         const w = marks.get(b.deviceId) as number;

@@ -29,6 +29,12 @@ export interface TableWrite {
   count: number;
   /** COALESCE on conflict (raw rows: a later reading with fewer parameters keeps the others). */
   keepOld: boolean;
+  /**
+   * No row of the write can meet a stored one or another of the write (the caller checked under its
+   * devices' locks): a large write on PostgreSQL then goes by `COPY` straight into the table, with no
+   * staging table and no ON CONFLICT.
+   */
+  insertOnly?: boolean;
   /** SQLite rows per multi-row statement (bound values per statement stay around a few hundred). */
   rowsPerStatement: number;
   fill(k: number, out: Value[], offset: number): void;
@@ -270,7 +276,8 @@ export class PgTx implements Tx {
    */
   async upsert(w: TableWrite): Promise<void> {
     if (w.count === 0) return;
-    if (this.inTransaction && w.table === 'readings' && w.count >= COPY_MIN_ROWS) return this.copyUpsert(w, this.client as pg.PoolClient);
+    if (this.inTransaction && w.table === 'readings' && w.count >= COPY_MIN_ROWS)
+      return w.insertOnly ? this.copyInsert(w, this.client as pg.PoolClient) : this.copyUpsert(w, this.client as pg.PoolClient);
     const { names, columns } = pgColumns(w);
     const shape = `${w.table}|${w.cols.join(',')}|${w.keepOld}`;
     let name = this.named.get(shape);
@@ -282,6 +289,12 @@ export class PgTx implements Tx {
       this.named.set(shape, name);
     }
     await this.client.query({ name, text, values: columns });
+  }
+
+  /** Rows that meet no stored row (`insertOnly`): one `COPY` into the table itself (PostgreSQL routes them to their partitions). */
+  private async copyInsert(w: TableWrite, client: pg.PoolClient): Promise<void> {
+    const names = [...w.key, ...w.cols];
+    await pipeline(Readable.from(copyText(w)), client.query(copyFrom(`COPY ${w.table} (${names.map(q).join(',')}) FROM STDIN`)));
   }
 
   /**
