@@ -3,7 +3,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync 
 import os from 'node:os';
 import path from 'node:path';
 import { type HubConnection, HubConnectionBuilder, NullLogger } from '@microsoft/signalr';
-import { HUB_EVENTS, HUB_METHODS, HUB_PATH, type LiveMeasurement } from '@phasewatch/shared';
+import { HUB_EVENTS, HUB_METHODS, HUB_PATH, type LiveMeasurement, MAX_INGEST_BATCH } from '@phasewatch/shared';
 import mqtt from 'mqtt';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +15,22 @@ import { createPgDatabase, type RunningServer, registerUser, repoRoot, startServ
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const METRICS_TOKEN = 'scale-out-metrics-token-0123456789';
 const FOXES = 4;
+/** Both instances' job lease: a killed instance's running export is taken over this long after its last heartbeat. */
+const JOB_LEASE_MS = 5_000;
+/** Readings (one a second) of the device whose CSV export is running when its instance is killed, and their parameters. */
+const ARCHIVE = 40_000;
+const ARCHIVE_PARAMS = ['vave1', 'vave2', 'vave3', 'iave1', 'iave2', 'iave3'];
+/** Parameter j of reading i: multiples of 1/8 (exact in binary and in the file), within both domains. */
+const archiveValue = (i: number, j: number) => ((i * 7 + j * 13) % 4000) / 8;
+
+/** A job's row as the queue keeps it (`jobs`; bigint columns come back as text). */
+interface JobState {
+  status: string;
+  claimed_by: string | null;
+  attempts: number;
+  started_at: string | null;
+  finished_at: string | null;
+}
 
 /** nginx with the shipped site (deploy/nginx-phasewatch.conf), its upstreams and port made this test's. */
 async function startNginx(upstreams: number[]): Promise<{ url: string; stop(): Promise<void>; log(): string }> {
@@ -114,6 +130,7 @@ describe('two instances behind nginx, one killed under load', () => {
       TRUST_PROXY: '127.0.0.1',
       METRICS_TOKEN,
       RATE_LIMIT_INGEST: '0',
+      JOB_LEASE_MS: String(JOB_LEASE_MS),
     };
     a = await startServer({ databaseUrl, env });
     b = await startServer({ databaseUrl, env });
@@ -132,7 +149,7 @@ describe('two instances behind nginx, one killed under load', () => {
     for (const f of foxes) await f.stop();
   });
 
-  it('loses no acknowledged reading, answers again within 5 s, reconnects hub clients, takes over polled devices, handles each MQTT message once', async () => {
+  it('loses no acknowledged reading, answers again within 5 s, reconnects hub clients, takes over polled devices and a running export, handles each MQTT message once', async () => {
     const api = async (method: string, url: string, token: string, body?: unknown) => {
       const res = await fetch(`${proxy.url}${url}`, {
         method,
@@ -157,6 +174,32 @@ describe('two instances behind nginx, one killed under load', () => {
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       fox.push((res.body as { device: { id: number } }).device.id);
     }
+
+    // A device with history for an export still running when its instance is killed: a reading a second of
+    // six parameters, sent as batches through the proxy (its CSV is ~3 MB, seconds of work for a job thread).
+    const archived = await api('POST', '/api/devices', user.token, { name: 'archive', mac: '50:00:00:00:00:02', typeCode: 20 });
+    expect(archived.status).toBe(200);
+    const archive = archived.body as { device: { id: number }; ingestKey: string };
+    const archiveFrom = Math.floor(Date.now() / 86_400_000) * 86_400_000 - 4 * 86_400_000;
+    let nextBatch = 0;
+    const seed = async () => {
+      for (let k = nextBatch++; k * MAX_INGEST_BATCH < ARCHIVE; k = nextBatch++) {
+        const readings: { ts: string; values: Record<string, number> }[] = [];
+        for (let i = k * MAX_INGEST_BATCH; i < Math.min(ARCHIVE, (k + 1) * MAX_INGEST_BATCH); i++)
+          readings.push({
+            ts: new Date(archiveFrom + i * 1000).toISOString(),
+            values: Object.fromEntries(ARCHIVE_PARAMS.map((p, j) => [p, archiveValue(i, j)])),
+          });
+        const res = await fetch(`${proxy.url}/api/ingest`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-device-key': archive.ingestKey },
+          body: JSON.stringify({ readings }),
+        });
+        const text = await res.text();
+        expect(res.status, text).toBe(200);
+      }
+    };
+    await Promise.all([seed(), seed()]);
 
     // A hub client through the proxy, as the web app connects (it subscribes again after a reconnect).
     const live: { at: number; m: LiveMeasurement }[] = [];
@@ -218,8 +261,33 @@ describe('two instances behind nginx, one killed under load', () => {
     await sleep(2_000);
     const polledBefore = foxes.map((f) => f.requests.length);
 
+    // An export running when the kill comes: started through the proxy under the load; the instance that
+    // claimed it (the jobs table names its process) is the one killed.
+    const started = await api('POST', '/api/exports', user.token, {
+      deviceId: archive.device.id,
+      parameters: ARCHIVE_PARAMS,
+      interval: 'raw',
+      format: 'csv',
+      fileName: 'takeover',
+      from: new Date(archiveFrom).toISOString(),
+      to: new Date(archiveFrom + ARCHIVE * 1000).toISOString(),
+    });
+    expect(started.status, JSON.stringify(started.body)).toBe(202);
+    const exportId = String(started.body?.id);
+    const jobRow = async () =>
+      (await db.query<JobState>('SELECT status, claimed_by, attempts, started_at, finished_at FROM jobs WHERE id = $1', [exportId]))
+        .rows[0];
+    let claim = await jobRow();
+    for (const deadline = Date.now() + 15_000; !claim?.claimed_by && Date.now() < deadline; claim = await jobRow()) await sleep(20);
+    expect(claim).toMatchObject({ status: 'running', attempts: 1 });
+    const holder = Number(claim?.claimed_by?.split(':').at(-2));
+    expect([a.pid, b.pid]).toContain(holder);
+    const [victim, survivor] = holder === a.pid ? [a, b] : [b, a];
+
     const killedAt = Date.now();
-    await a.kill();
+    await victim.kill();
+    // The export had not finished: it was running on the killed instance.
+    expect(await jobRow()).toMatchObject({ status: 'running', claimed_by: claim?.claimed_by, attempts: 1 });
     await sleep(6_000);
     // Requests succeed again through the proxy within 5 s of the kill (nginx skips the dead instance).
     const lateFailures = failures.filter((t) => t > killedAt + 5_000);
@@ -271,7 +339,7 @@ describe('two instances behind nginx, one killed under load', () => {
     expect(Date.now() - killedAt).toBeLessThan(60_000);
 
     // MQTT after the kill: the survivor handles every message, once.
-    const before = await mqttHandled(b);
+    const before = await mqttHandled(survivor);
     const again = await mqtt.connectAsync(broker.url, { protocolVersion: 5 });
     for (let i = 0; i < 10; i++)
       await again.publishAsync(
@@ -283,12 +351,54 @@ describe('two instances behind nginx, one killed under load', () => {
         { qos: 1 },
       );
     await again.endAsync();
-    await expect.poll(async () => (await mqttHandled(b)) - before, { timeout: 10_000 }).toBeGreaterThanOrEqual(10);
+    await expect.poll(async () => (await mqttHandled(survivor)) - before, { timeout: 10_000 }).toBeGreaterThanOrEqual(10);
     const { rows: mqttRows } = await db.query<{ n: number }>(
       'SELECT count(*)::int AS n FROM readings WHERE device_id = $1 AND ts >= $2 AND ts < $3',
       [meter.device.id, mqttBase, mqttBase + (M + 10) * 1000],
     );
     expect(mqttRows[0]?.n).toBe(M + 10);
     expect(fox).toHaveLength(FOXES);
+
+    // The running export was taken over: the survivor claimed it once the killed instance's lease ran out
+    // (JOB_LEASE_MS, not the default 60 s), ran it again from the start and finished it; its file downloads
+    // through the proxy and holds every reading of the range, once, from that second run alone.
+    await expect
+      .poll(async () => (await jobRow())?.status, { timeout: Math.max(1_000, killedAt + 40_000 - Date.now()), interval: 200 })
+      .toSatisfy((status: string | undefined) => status === 'done' || status === 'failed');
+    const job = await jobRow();
+    expect(job, JSON.stringify(job)).toMatchObject({ status: 'done', attempts: 2, claimed_by: null });
+    const takenOverAfter = Number(job?.started_at) - killedAt;
+    const doneAfter = Number(job?.finished_at) - killedAt;
+    // The lease is renewed every third of it: it ran out 2/3 to 1 lease after the kill, and the survivor's
+    // poll (every 2 s) claimed the job then.
+    expect(takenOverAfter).toBeGreaterThan(JOB_LEASE_MS / 2);
+    expect(takenOverAfter).toBeLessThan(JOB_LEASE_MS + 2_000 + 3_000);
+    expect(doneAfter).toBeLessThan(30_000);
+    const file = await fetch(`${proxy.url}/api/exports/${exportId}/download`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${user.token}` },
+    });
+    expect(file.status).toBe(200);
+    expect(file.headers.get('content-type')).toMatch(/^text\/csv/);
+    const lines = (await file.text()).split('\r\n');
+    expect(lines.pop()).toBe('');
+    expect(lines[0]).toBe('time,vave1 [V],vave2 [V],vave3 [V],iave1 [A],iave2 [A],iave3 [A]');
+    expect(lines.length - 1).toBe(ARCHIVE);
+    const wrong = lines.slice(1).filter((line, i) => {
+      const [time, ...values] = line.split(',');
+      return (
+        Date.parse(time ?? '') !== archiveFrom + i * 1000 ||
+        values.length !== ARCHIVE_PARAMS.length ||
+        values.some((v, j) => Number(v) !== archiveValue(i, j))
+      );
+    });
+    expect(wrong.slice(0, 3), `${wrong.length} rows differ from the readings sent`).toEqual([]);
+    const { rows: pieces } = await db.query<{ attempt: number }>('SELECT DISTINCT attempt FROM export_chunks WHERE job_id = $1', [
+      exportId,
+    ]);
+    expect(pieces.map((p) => p.attempt)).toEqual([2]);
+    console.info(
+      `scale-out: export of ${ARCHIVE} rows taken over ${takenOverAfter} ms after the kill (JOB_LEASE_MS ${JOB_LEASE_MS}), done after ${doneAfter} ms`,
+    );
   }, 120_000);
 });

@@ -13,6 +13,8 @@ export interface RunningServer {
   port: number;
   dataDir: string;
   databaseUrl: string;
+  /** The server process's id (a job queue's `claimed_by` names it: `<host>:<pid>:<random>`). */
+  pid: number;
   /** Everything the process printed (stdout + stderr), for assertions and failure messages. */
   output(): string;
   stop(): Promise<void>;
@@ -103,6 +105,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     port,
     dataDir,
     databaseUrl,
+    pid: child.pid ?? 0,
     output: () => out,
     async kill() {
       if (child.exitCode === null && child.signalCode === null) {

@@ -77,6 +77,19 @@ describe('configuration', () => {
     );
   });
 
+  it('leases a running job for 60 s unless JOB_LEASE_MS says otherwise; refuses one under a second, over a day or not a whole number', () => {
+    const base = { DATA_DIR: '/tmp/pw-config-test', JWT_SECRET: 'x' };
+    expect(loadConfig(base).jobLeaseMs).toBe(60_000);
+    expect(loadConfig({ ...base, JOB_LEASE_MS: '' }).jobLeaseMs).toBe(60_000);
+    expect(loadConfig({ ...base, JOB_LEASE_MS: '5000' }).jobLeaseMs).toBe(5000);
+    expect(loadConfig({ ...base, JOB_LEASE_MS: '1000' }).jobLeaseMs).toBe(1000);
+    expect(loadConfig({ ...base, JOB_LEASE_MS: '86400000' }).jobLeaseMs).toBe(86_400_000);
+    for (const bad of ['999', '0', '-5000', '1.5e3', '2500.5', '86400001', ' 5000', 'soon'])
+      expect(() => loadConfig({ ...base, JOB_LEASE_MS: bad }), bad).toThrow(
+        /JOB_LEASE_MS must be a whole number of milliseconds from 1000 to 86400000, got/,
+      );
+  });
+
   it('generates the VAPID keys into DATA_DIR once (like the JWT secret), or takes both from the environment', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'pw-vapid-'));
     try {

@@ -93,6 +93,12 @@ export interface AppConfig {
   jobQueueLimit: number;
   /** A job thread's heap limit in MB (`JOB_WORKER_MEMORY_MB`, default 512): past it the job fails and the thread is replaced. */
   jobWorkerMemoryMb: number;
+  /**
+   * How long a running job's claim holds without its instance's heartbeat (`JOB_LEASE_MS`, default 60000,
+   * 1000 to 86400000): a job of an instance that died is taken over by another one this long after its last
+   * heartbeat (sent every third of it).
+   */
+  jobLeaseMs: number;
   /** Whether this instance reads collected devices (`COLLECTORS`, default on; off on all but one of several instances). */
   collectors: boolean;
   /** Networks collectors may connect to (`COLLECTOR_NETWORKS`, CIDR list; default loopback and the private ranges). */
@@ -145,6 +151,18 @@ function int(value: string | undefined, fallback: number, name: string): number 
   if (value === undefined || value === '') return fallback;
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${value}"`);
+  return n;
+}
+
+/**
+ * `JOB_LEASE_MS`: whole milliseconds from a second (a shorter lease would be lost between heartbeats) to a day
+ * (the heartbeat's timer takes at most ~24.8 days).
+ */
+function leaseMs(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value === '') return fallback;
+  const n = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!(n >= 1000 && n <= 86_400_000))
+    throw new Error(`${name} must be a whole number of milliseconds from 1000 to 86400000, got "${value}"`);
   return n;
 }
 
@@ -313,6 +331,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     jobConcurrency: int(env.JOB_CONCURRENCY, 1, 'JOB_CONCURRENCY'),
     jobQueueLimit: Math.max(1, int(env.JOB_QUEUE_LIMIT, 16, 'JOB_QUEUE_LIMIT')),
     jobWorkerMemoryMb: Math.max(16, int(env.JOB_WORKER_MEMORY_MB, 512, 'JOB_WORKER_MEMORY_MB')),
+    jobLeaseMs: leaseMs(env.JOB_LEASE_MS, 60_000, 'JOB_LEASE_MS'),
     collectors: bool(env.COLLECTORS, true),
     collectorNetworks,
     collectorDiscovery:

@@ -26,6 +26,8 @@ export function createJobs(app: FastifyInstance, base: BaseContext, kinds: JobKi
     maxQueued: base.config.jobQueueLimit,
     // One user cannot take the whole queue: a quarter of it each, so others still get theirs started.
     maxPerUser: Math.max(1, Math.ceil(base.config.jobQueueLimit / 4)),
+    // A job of an instance that died is taken over by another one this long after its last heartbeat.
+    leaseMs: base.config.jobLeaseMs,
     log: app.log.child({ module: 'jobs' }),
   });
   base.metrics.watch({ jobQueues: () => queue.queueDepths() });
