@@ -1,6 +1,7 @@
 import { type Device, type DeviceKind, deviceKind, kindFigures, parameterInfo, type ReadingsResponse } from '@phasewatch/shared';
 import type { QueryClient } from '@tanstack/react-query';
 import { chartParams, chartsFor, chartsInFirstScreen, getReadings, preloadChart, readingsQueryOptions } from '@/features/charts';
+import { ApiError } from '@/lib/api-client';
 import { authStore, storedTimezone } from '@/lib/auth-store';
 import { effectiveTimezone, parseServerDate } from '@/lib/dates';
 import { devicesQueryOptions } from '@/lib/devices-query';
@@ -34,7 +35,12 @@ export function prefetchDevicePage(
     client.getQueryData(deviceQueryOptions(deviceId).queryKey) ??
     client.getQueryData(devicesQueryOptions().queryKey)?.find((d) => d.id === deviceId);
   // The device, then its last reading (the live values card; asked from the device's last-seen time).
-  const device = client.fetchQuery(deviceQueryOptions(deviceId));
+  // The route may have asked for the device already (in flight: the same request; a 404: not asked again).
+  const asked = client.getQueryState(deviceQueryOptions(deviceId).queryKey);
+  const device =
+    asked?.status === 'error' && asked.error instanceof ApiError && asked.error.status === 404
+      ? Promise.reject(asked.error)
+      : client.fetchQuery(deviceQueryOptions(deviceId));
   device
     .then((d) => {
       if (deviceKind(d.typeCode) === kind && d.lastSeen) void client.prefetchQuery(latestReadingQueryOptions(d));
