@@ -107,6 +107,9 @@ async function signedIn(lng: Lang, width: number): Promise<Page> {
 }
 
 async function axeViolations(page: Page): Promise<string[]> {
+  // A toast sliding in or out (the export's notices come and go with the hub's events) is half transparent
+  // for a moment: judge the colours once every transition has ended.
+  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'), undefined, { timeout: 5000 });
   await page.evaluate(axeSource);
   return page.evaluate(async () => {
     const axe = (
