@@ -2,7 +2,8 @@
  * A live fleet against a running server, for the fleet benchmarks: N devices each POSTing one full
  * three-phase reading a second (not batches) while N hub clients, one per device, watch them. Runs in its
  * own process (the load generator), so the server's CPU and memory are its own. The orchestrating side
- * starts the built server, registers the devices and samples the server process from /proc.
+ * starts the built server (or two instances behind nginx), registers the devices and samples the server
+ * processes from /proc.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -13,14 +14,21 @@ import pg from 'pg';
 import type WebSocket from 'ws';
 import { freePort } from '../../scripts/testing/free-port.js';
 import { inBatches, now, openHubClient, percentile, Recorder, RS } from './hub-clients.js';
+import { type RunningNginx, startNginx } from './nginx.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 const METRICS_TOKEN = 'bench-metrics-token';
 
 /** The writer's totals from the server's Prometheus text: transactions, their seconds and readings. */
-export async function writerTotals(
-  port: number,
-): Promise<{ commits: number; seconds: number; readings: number; heapMb: number; externalMb: number; heapTotalMb: number }> {
+export async function writerTotals(port: number): Promise<{
+  commits: number;
+  seconds: number;
+  readings: number;
+  heapMb: number;
+  externalMb: number;
+  heapTotalMb: number;
+  hubConnections: number;
+}> {
   const res = await fetch(`http://127.0.0.1:${port}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
   const text = await res.text();
   const value = (name: string) => Number(text.match(new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.e+-]+)$`, 'm'))?.[1] ?? Number.NaN);
@@ -31,6 +39,7 @@ export async function writerTotals(
     heapMb: value('nodejs_heap_size_used_bytes') / 2 ** 20,
     externalMb: value('nodejs_external_memory_bytes') / 2 ** 20,
     heapTotalMb: value('nodejs_heap_size_total_bytes') / 2 ** 20,
+    hubConnections: value('phasewatch_hub_connections'),
   };
 }
 
@@ -269,7 +278,10 @@ export async function startBuiltServer(env: Record<string, string>): Promise<Run
       const res = await fetch(`http://127.0.0.1:${port}/api/health`);
       if (res.ok) break;
     } catch {}
-    if (Date.now() > deadline) throw new Error(`server did not start: ${err}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`server did not start: ${err}`);
+    }
     await new Promise((r) => setTimeout(r, 200));
   }
   return {
@@ -278,7 +290,7 @@ export async function startBuiltServer(env: Record<string, string>): Promise<Run
     async stop() {
       child.kill('SIGTERM');
       const t = setTimeout(() => child.kill('SIGKILL'), 15_000);
-      await new Promise((r) => (child.exitCode === null ? child.once('exit', r) : r(null)));
+      await new Promise((r) => (child.exitCode === null && child.signalCode === null ? child.once('exit', r) : r(null)));
       clearTimeout(t);
     },
   };
@@ -403,31 +415,69 @@ export function spawnLoadgen(entry: string): { child: ChildProcess; next(): Prom
 export { percentile };
 
 /**
- * A fresh built server of the dialect with N registered three-phase devices, a load generator process
- * (`entry`: the bench file, which runs `loadgenMain` under FLEET_ROLE=loadgen) and, after `body`, all of it
- * stopped and removed.
+ * What the fleet runs against: SQLite or PostgreSQL with one server instance, or (`postgres-2`) two
+ * instances on the one PostgreSQL database behind nginx with the shipped site (round robin, no sticky
+ * sessions; hub events cross instances through LISTEN/NOTIFY).
+ */
+export type FleetConfig = 'sqlite' | 'postgres' | 'postgres-2';
+
+export const FLEET_CONFIGS: readonly FleetConfig[] = ['sqlite', 'postgres', 'postgres-2'];
+
+/**
+ * Fresh built server(s) of the configuration with N registered three-phase devices, a load generator process
+ * (`entry`: the bench file, which runs `loadgenMain` under FLEET_ROLE=loadgen) and, after `body` (or a failure
+ * on the way), all of it stopped and removed: load generator, nginx, the instances, the database.
+ * `port` is where devices and hub clients go: the one instance, or nginx.
  */
 export async function withFleet<T>(
   pgUrl: string,
-  dialect: 'sqlite' | 'postgres',
+  config: FleetConfig,
   n: number,
   entry: string,
-  body: (fleet: { server: RunningServer; devices: FleetDevice[]; loadgen: ReturnType<typeof spawnLoadgen> }) => Promise<T>,
+  body: (fleet: {
+    server: RunningServer;
+    servers: RunningServer[];
+    port: number;
+    proxy: RunningNginx | null;
+    devices: FleetDevice[];
+    loadgen: ReturnType<typeof spawnLoadgen>;
+  }) => Promise<T>,
 ): Promise<T> {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'phasewatch-bench-fleet-'));
-  const db = dialect === 'postgres' ? await freshDatabase(pgUrl, 'bench_fleet') : null;
-  const server = await startBuiltServer({
-    DATA_DIR: dataDir,
-    DATABASE_URL: db?.url ?? '',
-    JWT_SECRET: 'bench-secret-0123456789-0123456789',
-  });
-  const loadgen = spawnLoadgen(entry);
+  const cleanup: (() => Promise<void> | void)[] = [];
   try {
-    return await body({ server, devices: await registerFleet(server.port, n), loadgen });
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'phasewatch-bench-fleet-'));
+    cleanup.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const db = config === 'sqlite' ? null : await freshDatabase(pgUrl, 'bench_fleet');
+    if (db) cleanup.push(() => db.drop());
+    const env = {
+      DATA_DIR: dataDir,
+      DATABASE_URL: db?.url ?? '',
+      JWT_SECRET: 'bench-secret-0123456789-0123456789',
+      // Behind nginx (the site sends the client's address in X-Forwarded-For), as deploy/ describes.
+      ...(config === 'postgres-2' ? { TRUST_PROXY: '127.0.0.1' } : {}),
+    };
+    const servers: RunningServer[] = [];
+    // One after the other: the first migrates the fresh database.
+    for (let i = 0; i < (config === 'postgres-2' ? 2 : 1); i++) {
+      const server = await startBuiltServer(env);
+      servers.push(server);
+      cleanup.push(() => server.stop());
+    }
+    const proxy = config === 'postgres-2' ? await startNginx(servers.map((s) => s.port)) : null;
+    if (proxy) cleanup.push(() => proxy.stop());
+    const loadgen = spawnLoadgen(entry);
+    cleanup.push(() => {
+      loadgen.child.kill('SIGKILL');
+    });
+    const port = proxy?.port ?? (servers[0] as RunningServer).port;
+    return await body({ server: servers[0] as RunningServer, servers, port, proxy, devices: await registerFleet(port, n), loadgen });
   } finally {
-    loadgen.child.kill('SIGKILL');
-    await server.stop();
-    await db?.drop();
-    rmSync(dataDir, { recursive: true, force: true });
+    for (const step of cleanup.reverse()) {
+      try {
+        await step();
+      } catch (err) {
+        console.error('fleet clean-up:', err);
+      }
+    }
   }
 }
