@@ -29,11 +29,12 @@
 import { fileURLToPath } from 'node:url';
 import type { BenchContext } from './run.js';
 import {
-  cpuOfCommand,
+  cpuOfTree,
   FLEET_CONFIGS,
   type FleetConfig,
   loadgenMain,
   percentile,
+  postmasterPid,
   processUsage,
   type ToLoadgen,
   threadCpuS,
@@ -54,7 +55,7 @@ const TWO_INSTANCE_SIZES = [2000, 5000];
 const NAMES: Record<FleetConfig, string> = {
   sqlite: 'SQLite',
   postgres: 'PostgreSQL',
-  'postgres-2': 'PostgreSQL 2 instances + nginx',
+  'postgres-2': 'PostgreSQL ×2 (nginx)',
 };
 
 /** One run's headline figures, for the min–max over FLEET_RUNS. */
@@ -85,9 +86,11 @@ async function run(ctx: BenchContext, config: FleetConfig, n: number, k: number)
     const mains = () => pids.map((pid) => threadCpuS(pid, pid));
     const nginxCpu = () => nginxPids.reduce((sum, pid) => sum + processUsage(pid).cpuS, 0);
     const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+    const postmaster = postgres ? await postmasterPid(ctx.pgUrl) : 0;
+    const pgCpuS = () => (postgres ? cpuOfTree(postmaster) : 0);
     // The arrival's CPU: what the server(s), their main threads and PostgreSQL spent in the first seconds.
     // Unlike the latencies, CPU seconds hardly change with what else the machine runs.
-    const arrival0 = { t: performance.now(), cpu: cpus(), main: mains(), pg: cpuOfCommand('postgres'), nginx: nginxCpu() };
+    const arrival0 = { t: performance.now(), cpu: cpus(), main: mains(), pg: pgCpuS(), nginx: nginxCpu() };
     type Sample = { cpu: number[]; main: number[]; pg: number; nginx: number };
     let arrivalCpu: (Sample & { seconds: number }) | null = null;
     let window: (Sample & { t0: number; loadgen0: number }) | null = null;
@@ -107,7 +110,7 @@ async function run(ctx: BenchContext, config: FleetConfig, n: number, k: number)
     const warm = setTimeout(() => {
       const c = cpus();
       const m = mains();
-      const pg = cpuOfCommand('postgres');
+      const pg = pgCpuS();
       const ng = nginxCpu();
       arrivalCpu = {
         cpu: c.map((x, i) => x - (arrival0.cpu[i] as number)),
@@ -134,7 +137,7 @@ async function run(ctx: BenchContext, config: FleetConfig, n: number, k: number)
     const cpu = cpus().map((x, i) => share(x, w?.cpu[i]));
     const mainCpu = mains().map((x, i) => share(x, w?.main[i]));
     const loadgenCpu = share(processUsage(loadgenPid).cpuS, w?.loadgen0);
-    const pgCpu = share(cpuOfCommand('postgres'), w?.pg);
+    const pgCpu = share(pgCpuS(), w?.pg);
     const proxyCpu = share(nginxCpu(), w?.nginx);
     const ingest = done.ingestMs.sort((a, b) => a - b);
     const e2e = done.e2eMs.sort((a, b) => a - b);
@@ -162,6 +165,16 @@ async function run(ctx: BenchContext, config: FleetConfig, n: number, k: number)
       'ms',
       `p99 ${percentile(ingest, 99).toFixed(1)} ms${n === 5000 ? '; target p99 ≤ 250 ms' : ''}`,
     );
+    const w0 = writer0 as Awaited<ReturnType<typeof writerTotals>>[] | null;
+    // The alarm burst: alarms the arrival raised (a fresh database: every one in the warm-up) and their
+    // deliveries to the owners' hub connections, counted by the instances up to the end of the warm-up.
+    if (w0)
+      ctx.report(
+        `${label}: alarms raised, first ${WARMUP_S} s`,
+        sum(w0.map((x) => x.alarmsRaised)),
+        '',
+        `${sum(w0.map((x) => x.hubDeliveries)).toLocaleString('en')} hub deliveries sent${w0.length > 1 ? ` (per instance ${w0.map((x) => x.alarmsRaised).join(' / ')} raised)` : ''}`,
+      );
     const a = arrivalCpu as (Sample & { seconds: number }) | null;
     if (a) {
       const s = (x: number) => (x / a.seconds) * 100;
@@ -196,7 +209,6 @@ async function run(ctx: BenchContext, config: FleetConfig, n: number, k: number)
         ? `${rssParts[0]}${n === 2000 ? '; target ≤ 300 MB' : ''}`
         : `per instance ${maxRss.map(mb).join(' / ')} (sum ${mb(sum(maxRss))}); ${rssParts.map((p, i) => `${i + 1}: ${p}`).join('; ')}`,
     );
-    const w0 = writer0 as Awaited<ReturnType<typeof writerTotals>>[] | null;
     if (w0) {
       const w1 = await writers();
       const commits = sum(w1.map((x, i) => x.commits - (w0[i]?.commits ?? 0)));
@@ -214,7 +226,7 @@ async function run(ctx: BenchContext, config: FleetConfig, n: number, k: number)
         'MB',
         w1.length === 1
           ? `heap total ${mb(w1[0]?.heapTotalMb ?? Number.NaN)}, external ${mb(w1[0]?.externalMb ?? Number.NaN)}`
-          : `per instance ${w1.map((x) => mb(x.heapMb)).join(' / ')}; hub connections per instance ${w1.map((x) => x.hubConnections).join(' / ')} (each client gets every reading of its device, whichever instance stored it)`,
+          : `per instance ${w1.map((x) => mb(x.heapMb)).join(' / ')}; hub clients per instance ${w0.map((x) => x.hubConnections).join(' / ')} (each gets every reading of its device, whichever instance stored it)`,
       );
     }
     figures = {

@@ -28,6 +28,8 @@ export async function writerTotals(port: number): Promise<{
   externalMb: number;
   heapTotalMb: number;
   hubConnections: number;
+  alarmsRaised: number;
+  hubDeliveries: number;
 }> {
   const res = await fetch(`http://127.0.0.1:${port}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
   const text = await res.text();
@@ -40,7 +42,19 @@ export async function writerTotals(port: number): Promise<{
     externalMb: value('nodejs_external_memory_bytes') / 2 ** 20,
     heapTotalMb: value('nodejs_heap_size_total_bytes') / 2 ** 20,
     hubConnections: value('phasewatch_hub_connections'),
+    // Counters by label: every line's value added up.
+    alarmsRaised: sumOf(text, /^phasewatch_alarms_raised_total\{[^}]*\} ([0-9.e+-]+)$/gm),
+    hubDeliveries: sumOf(
+      text,
+      /^phasewatch_notification_deliveries_total\{(?=[^}]*channel="hub")(?=[^}]*outcome="sent")[^}]*\} ([0-9.e+-]+)$/gm,
+    ),
   };
+}
+
+function sumOf(text: string, re: RegExp): number {
+  let total = 0;
+  for (const m of text.matchAll(re)) total += Number(m[1]);
+  return total;
 }
 
 export interface FleetDevice {
@@ -365,17 +379,34 @@ export function threadCpuS(pid: number, tid: number): number {
   }
 }
 
-/** CPU seconds of every process with this command name (e.g. `postgres`: the cluster's backends). */
-export function cpuOfCommand(comm: string): number {
+/**
+ * The postmaster's pid of the cluster at `adminUrl` (from its data directory's postmaster.pid): with
+ * `cpuOfTree`, the CPU of this cluster alone — other PostgreSQL clusters on the machine (another test's) are
+ * not counted, nor does their ending make the total fall.
+ */
+export async function postmasterPid(adminUrl: string): Promise<number> {
+  const c = new pg.Client({ connectionString: adminUrl });
+  await c.connect();
+  try {
+    const dir = (await c.query<{ data_directory: string }>('SHOW data_directory')).rows[0]?.data_directory as string;
+    return Number(readFileSync(path.join(dir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  } finally {
+    await c.end();
+  }
+}
+
+/**
+ * CPU seconds of a process and its children now running, each with the time of the children it reaped (a
+ * PostgreSQL backend ends with its connection; its time moves to the postmaster's), so the total never falls.
+ */
+export function cpuOfTree(root: number): number {
   let ticks = 0;
   for (const pid of readdirSync('/proc')) {
     if (!/^\d+$/.test(pid)) continue;
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== comm) continue;
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      // utime + stime, and cutime + cstime: the exited children a process reaped (PostgreSQL's backends
-      // end with their connections; their time moves to the postmaster's), so the total never falls.
+      if (Number(pid) !== root && Number(fields[1]) !== root) continue;
       ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
     } catch {
       // The process ended meanwhile.
