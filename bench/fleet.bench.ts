@@ -251,7 +251,7 @@ function reportRange(ctx: BenchContext, config: FleetConfig, n: number, runs: Ru
       `${label}: ${name} min–max`,
       Math.min(...xs),
       unit,
-      `– ${Math.max(...xs).toFixed(digits)} ${unit}; runs ${xs.map((x) => x.toFixed(digits)).join(', ')}`,
+      `– ${Math.max(...xs).toFixed(digits)}${unit ? ` ${unit}` : ''}; runs ${xs.map((x) => x.toFixed(digits)).join(', ')}`,
     );
   };
   range(`ingest p99, first ${WARMUP_S} s`, 'ms', (r) => r.arrivalP99);
