@@ -2,7 +2,8 @@
  * A live fleet against a running server, for the fleet benchmarks: N devices each POSTing one full
  * three-phase reading a second (not batches) while N hub clients, one per device, watch them. Runs in its
  * own process (the load generator), so the server's CPU and memory are its own. The orchestrating side
- * starts the built server, registers the devices and samples the server process from /proc.
+ * starts the built server (or two instances behind nginx), registers the devices and samples the server
+ * processes from /proc.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -13,14 +14,23 @@ import pg from 'pg';
 import type WebSocket from 'ws';
 import { freePort } from '../../scripts/testing/free-port.js';
 import { inBatches, now, openHubClient, percentile, Recorder, RS } from './hub-clients.js';
+import { type RunningNginx, startNginx } from './nginx.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 const METRICS_TOKEN = 'bench-metrics-token';
 
 /** The writer's totals from the server's Prometheus text: transactions, their seconds and readings. */
-export async function writerTotals(
-  port: number,
-): Promise<{ commits: number; seconds: number; readings: number; heapMb: number; externalMb: number; heapTotalMb: number }> {
+export async function writerTotals(port: number): Promise<{
+  commits: number;
+  seconds: number;
+  readings: number;
+  heapMb: number;
+  externalMb: number;
+  heapTotalMb: number;
+  hubConnections: number;
+  alarmsRaised: number;
+  hubDeliveries: number;
+}> {
   const res = await fetch(`http://127.0.0.1:${port}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
   const text = await res.text();
   const value = (name: string) => Number(text.match(new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.e+-]+)$`, 'm'))?.[1] ?? Number.NaN);
@@ -31,7 +41,20 @@ export async function writerTotals(
     heapMb: value('nodejs_heap_size_used_bytes') / 2 ** 20,
     externalMb: value('nodejs_external_memory_bytes') / 2 ** 20,
     heapTotalMb: value('nodejs_heap_size_total_bytes') / 2 ** 20,
+    hubConnections: value('phasewatch_hub_connections'),
+    // Counters by label: every line's value added up.
+    alarmsRaised: sumOf(text, /^phasewatch_alarms_raised_total\{[^}]*\} ([0-9.e+-]+)$/gm),
+    hubDeliveries: sumOf(
+      text,
+      /^phasewatch_notification_deliveries_total\{(?=[^}]*channel="hub")(?=[^}]*outcome="sent")[^}]*\} ([0-9.e+-]+)$/gm,
+    ),
   };
+}
+
+function sumOf(text: string, re: RegExp): number {
+  let total = 0;
+  for (const m of text.matchAll(re)) total += Number(m[1]);
+  return total;
 }
 
 export interface FleetDevice {
@@ -269,7 +292,10 @@ export async function startBuiltServer(env: Record<string, string>): Promise<Run
       const res = await fetch(`http://127.0.0.1:${port}/api/health`);
       if (res.ok) break;
     } catch {}
-    if (Date.now() > deadline) throw new Error(`server did not start: ${err}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`server did not start: ${err}`);
+    }
     await new Promise((r) => setTimeout(r, 200));
   }
   return {
@@ -278,7 +304,7 @@ export async function startBuiltServer(env: Record<string, string>): Promise<Run
     async stop() {
       child.kill('SIGTERM');
       const t = setTimeout(() => child.kill('SIGKILL'), 15_000);
-      await new Promise((r) => (child.exitCode === null ? child.once('exit', r) : r(null)));
+      await new Promise((r) => (child.exitCode === null && child.signalCode === null ? child.once('exit', r) : r(null)));
       clearTimeout(t);
     },
   };
@@ -353,17 +379,34 @@ export function threadCpuS(pid: number, tid: number): number {
   }
 }
 
-/** CPU seconds of every process with this command name (e.g. `postgres`: the cluster's backends). */
-export function cpuOfCommand(comm: string): number {
+/**
+ * The postmaster's pid of the cluster at `adminUrl` (from its data directory's postmaster.pid): with
+ * `cpuOfTree`, the CPU of this cluster alone — other PostgreSQL clusters on the machine (another test's) are
+ * not counted, nor does their ending make the total fall.
+ */
+export async function postmasterPid(adminUrl: string): Promise<number> {
+  const c = new pg.Client({ connectionString: adminUrl });
+  await c.connect();
+  try {
+    const dir = (await c.query<{ data_directory: string }>('SHOW data_directory')).rows[0]?.data_directory as string;
+    return Number(readFileSync(path.join(dir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  } finally {
+    await c.end();
+  }
+}
+
+/**
+ * CPU seconds of a process and its children now running, each with the time of the children it reaped (a
+ * PostgreSQL backend ends with its connection; its time moves to the postmaster's), so the total never falls.
+ */
+export function cpuOfTree(root: number): number {
   let ticks = 0;
   for (const pid of readdirSync('/proc')) {
     if (!/^\d+$/.test(pid)) continue;
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== comm) continue;
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      // utime + stime, and cutime + cstime: the exited children a process reaped (PostgreSQL's backends
-      // end with their connections; their time moves to the postmaster's), so the total never falls.
+      if (Number(pid) !== root && Number(fields[1]) !== root) continue;
       ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
     } catch {
       // The process ended meanwhile.
@@ -403,31 +446,69 @@ export function spawnLoadgen(entry: string): { child: ChildProcess; next(): Prom
 export { percentile };
 
 /**
- * A fresh built server of the dialect with N registered three-phase devices, a load generator process
- * (`entry`: the bench file, which runs `loadgenMain` under FLEET_ROLE=loadgen) and, after `body`, all of it
- * stopped and removed.
+ * What the fleet runs against: SQLite or PostgreSQL with one server instance, or (`postgres-2`) two
+ * instances on the one PostgreSQL database behind nginx with the shipped site (round robin, no sticky
+ * sessions; hub events cross instances through LISTEN/NOTIFY).
+ */
+export type FleetConfig = 'sqlite' | 'postgres' | 'postgres-2';
+
+export const FLEET_CONFIGS: readonly FleetConfig[] = ['sqlite', 'postgres', 'postgres-2'];
+
+/**
+ * Fresh built server(s) of the configuration with N registered three-phase devices, a load generator process
+ * (`entry`: the bench file, which runs `loadgenMain` under FLEET_ROLE=loadgen) and, after `body` (or a failure
+ * on the way), all of it stopped and removed: load generator, nginx, the instances, the database.
+ * `port` is where devices and hub clients go: the one instance, or nginx.
  */
 export async function withFleet<T>(
   pgUrl: string,
-  dialect: 'sqlite' | 'postgres',
+  config: FleetConfig,
   n: number,
   entry: string,
-  body: (fleet: { server: RunningServer; devices: FleetDevice[]; loadgen: ReturnType<typeof spawnLoadgen> }) => Promise<T>,
+  body: (fleet: {
+    server: RunningServer;
+    servers: RunningServer[];
+    port: number;
+    proxy: RunningNginx | null;
+    devices: FleetDevice[];
+    loadgen: ReturnType<typeof spawnLoadgen>;
+  }) => Promise<T>,
 ): Promise<T> {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'phasewatch-bench-fleet-'));
-  const db = dialect === 'postgres' ? await freshDatabase(pgUrl, 'bench_fleet') : null;
-  const server = await startBuiltServer({
-    DATA_DIR: dataDir,
-    DATABASE_URL: db?.url ?? '',
-    JWT_SECRET: 'bench-secret-0123456789-0123456789',
-  });
-  const loadgen = spawnLoadgen(entry);
+  const cleanup: (() => Promise<void> | void)[] = [];
   try {
-    return await body({ server, devices: await registerFleet(server.port, n), loadgen });
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'phasewatch-bench-fleet-'));
+    cleanup.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const db = config === 'sqlite' ? null : await freshDatabase(pgUrl, 'bench_fleet');
+    if (db) cleanup.push(() => db.drop());
+    const env = {
+      DATA_DIR: dataDir,
+      DATABASE_URL: db?.url ?? '',
+      JWT_SECRET: 'bench-secret-0123456789-0123456789',
+      // Behind nginx (the site sends the client's address in X-Forwarded-For), as deploy/ describes.
+      ...(config === 'postgres-2' ? { TRUST_PROXY: '127.0.0.1' } : {}),
+    };
+    const servers: RunningServer[] = [];
+    // One after the other: the first migrates the fresh database.
+    for (let i = 0; i < (config === 'postgres-2' ? 2 : 1); i++) {
+      const server = await startBuiltServer(env);
+      servers.push(server);
+      cleanup.push(() => server.stop());
+    }
+    const proxy = config === 'postgres-2' ? await startNginx(servers.map((s) => s.port)) : null;
+    if (proxy) cleanup.push(() => proxy.stop());
+    const loadgen = spawnLoadgen(entry);
+    cleanup.push(() => {
+      loadgen.child.kill('SIGKILL');
+    });
+    const port = proxy?.port ?? (servers[0] as RunningServer).port;
+    return await body({ server: servers[0] as RunningServer, servers, port, proxy, devices: await registerFleet(port, n), loadgen });
   } finally {
-    loadgen.child.kill('SIGKILL');
-    await server.stop();
-    await db?.drop();
-    rmSync(dataDir, { recursive: true, force: true });
+    for (const step of cleanup.reverse()) {
+      try {
+        await step();
+      } catch (err) {
+        console.error('fleet clean-up:', err);
+      }
+    }
   }
 }
