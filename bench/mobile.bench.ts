@@ -129,8 +129,14 @@ async function measure(dist: string | undefined): Promise<{ dashboard: number; d
     const exited = new Promise<void>((r) => (proc.exitCode !== null ? r() : proc.once('exit', () => r())));
     proc.kill();
     await exited;
-    rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
     await server.stop();
+    // Chromium's helpers may still be writing the profile a moment after it exited: a temporary folder left
+    // behind is not worth a failed run.
+    try {
+      rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 300 });
+    } catch (err) {
+      console.warn(`could not remove ${profile}: ${(err as Error).message}`);
+    }
   }
 }
 
