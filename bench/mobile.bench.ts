@@ -29,6 +29,7 @@ const BEFORE_DASHBOARD_MS = 3200;
 const RUNS = Math.max(1, Number(process.env.MOBILE_RUNS ?? 3));
 /** MOBILE_REPORT_DIR: keep each Lighthouse report (JSON) there, to see what the LCP waited for. */
 const REPORT_DIR = process.env.MOBILE_REPORT_DIR;
+let benchmarkIndex: number | undefined;
 if (REPORT_DIR) mkdirSync(REPORT_DIR, { recursive: true });
 const DEMO = { email: 'demo@phasewatch.dev', password: 'demo1234' };
 
@@ -112,6 +113,8 @@ async function measure(dist: string | undefined): Promise<{ dashboard: number; d
         // Signed in: the page must not have gone to sign-in.
         if (!result?.lhr.finalDisplayedUrl.startsWith(url)) throw new Error(`${url} ended at ${result?.lhr.finalDisplayedUrl}`);
         values.push(v);
+        // Lighthouse's speed of this machine (its throttling assumes a host of about 1,000-2,000).
+        benchmarkIndex = result?.lhr.environment.benchmarkIndex ?? benchmarkIndex;
         if (REPORT_DIR) {
           const name = `${new URL(url).pathname.split('/')[1] || 'root'}-${dist ? 'before' : 'now'}-${i + 1}.json`;
           writeFileSync(path.join(REPORT_DIR, name), JSON.stringify(result?.lhr));
@@ -164,4 +167,5 @@ export default async function mobile(ctx: BenchContext): Promise<void> {
     note(now.dashboard, before?.dashboard, BEFORE_DASHBOARD_MS),
   );
   ctx.report('mobile LCP three-phase device page', now.devicePage / 1000, 's', note(now.devicePage, before?.devicePage));
+  if (benchmarkIndex !== undefined) ctx.report("Lighthouse's benchmark index of this machine (last run)", benchmarkIndex, '', 'CPU ×4 is applied on top of it');
 }
