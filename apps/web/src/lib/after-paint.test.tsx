@@ -1,6 +1,6 @@
 import { act, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { afterNextPaint, usePaintedOnce } from './after-paint';
+import { afterNextPaint, afterPaintWhenIdle, usePaintedOnce } from './after-paint';
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -64,5 +64,38 @@ describe('usePaintedOnce', () => {
     rerender(<Below ready={false} />);
     await act(tick);
     expect(screen.getByTestId('below').textContent).toBe('shown');
+  });
+});
+
+describe('afterPaintWhenIdle', () => {
+  it('waits for the next frame, then for the browser to be idle (with a time limit), and can be cancelled in either wait', async () => {
+    const frames = manualFrames();
+    const idle: { cb: IdleRequestCallback; timeout: number | undefined }[] = [];
+    const cancelled: number[] = [];
+    Object.assign(window, {
+      requestIdleCallback: (cb: IdleRequestCallback, o?: IdleRequestOptions) => idle.push({ cb, timeout: o?.timeout }),
+      cancelIdleCallback: (id: number) => cancelled.push(id),
+    });
+    try {
+      const ran: string[] = [];
+      afterPaintWhenIdle(() => ran.push('a'));
+      const cancelEarly = afterPaintWhenIdle(() => ran.push('b'));
+      cancelEarly();
+      frames.frame();
+      await tick();
+      // Painted: now waiting for idle time, not run yet.
+      expect(ran).toEqual([]);
+      expect(idle.map((i) => i.timeout)).toEqual([2000]);
+      const cancelLate = afterPaintWhenIdle(() => ran.push('c'), 500);
+      frames.frame();
+      await tick();
+      cancelLate();
+      expect(cancelled).toEqual([2]);
+      idle[0]?.cb({ didTimeout: false, timeRemaining: () => 10 });
+      expect(ran).toEqual(['a']);
+    } finally {
+      Reflect.deleteProperty(window, 'requestIdleCallback');
+      Reflect.deleteProperty(window, 'cancelIdleCallback');
+    }
   });
 });

@@ -28,3 +28,30 @@ export function usePaintedOnce(ready = true): boolean {
   }, [ready, painted]);
   return painted;
 }
+
+/**
+ * Runs `fn` when the browser is first idle after its next paint (at most `timeout` ms later): for work no
+ * part of the screen shows at first (a header's count, a token check, a live connection), so that a screen
+ * whose content comes a moment after its first paint (a list after its data) does not wait for it either.
+ */
+export function afterPaintWhenIdle(fn: () => void, timeout = 2000): () => void {
+  let idle: number | undefined;
+  const cancelPaint = afterNextPaint(() => {
+    if (typeof window.requestIdleCallback === 'function') idle = window.requestIdleCallback(fn, { timeout });
+    else fn();
+  });
+  return () => {
+    cancelPaint();
+    if (idle !== undefined && typeof window.cancelIdleCallback === 'function') window.cancelIdleCallback(idle);
+  };
+}
+
+/** False until `afterPaintWhenIdle` has run once since mounting, then true for good. */
+export function useIdleAfterPaint(): boolean {
+  const [due, setDue] = useState(false);
+  useEffect(() => {
+    if (due) return;
+    return afterPaintWhenIdle(() => setDue(true));
+  }, [due]);
+  return due;
+}

@@ -13,7 +13,7 @@ import { useTariffsMenuTarget } from '@/features/locations';
 import { NotificationBell } from '@/features/notifications';
 import { chooseLanguage } from '@/features/profile';
 import { HubStatusIndicator } from '@/features/realtime';
-import { afterNextPaint } from '@/lib/after-paint';
+import { afterPaintWhenIdle } from '@/lib/after-paint';
 import { apiClient } from '@/lib/api';
 import { useAuth } from '@/lib/auth-store';
 import { foxMode, useFoxMode } from '@/lib/fox-mode';
@@ -69,11 +69,11 @@ export function RootLayout() {
   }, [location.pathname, drawer.close]);
 
   // location.key changes on every navigation, also to the same path.
-  // Asked once the screen has painted: the screen's own first content does not wait for it. Not on the way
+  // Asked once the screen has painted and the browser is idle: the screen's own first content does not wait for it. Not on the way
   // out: signing out revokes the token meanwhile (the check would be a 401 in the console).
   useEffect(() => {
     if (isPublic || !location.key || location.pathname === paths.signOut) return;
-    return afterNextPaint(() => void ensureValidToken());
+    return afterPaintWhenIdle(() => void ensureValidToken());
   }, [location.key, location.pathname, isPublic]);
 
   const tariffsTo = useTariffsMenuTarget();

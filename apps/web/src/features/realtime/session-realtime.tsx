@@ -1,5 +1,5 @@
 import { type ReactNode, useEffect, useState } from 'react';
-import { afterNextPaint } from '@/lib/after-paint';
+import { afterPaintWhenIdle } from '@/lib/after-paint';
 import { apiClient } from '@/lib/api';
 import { authStore, useAuth } from '@/lib/auth-store';
 import { freshTokenSource } from './fresh-token';
@@ -50,8 +50,9 @@ export function SessionRealtime({ children }: { children: ReactNode }) {
   useEffect(() => {
     if (!token || factory) return;
     let live = true;
-    // After the page's first paint: its content does not wait for the client's code and the connection.
-    const cancel = afterNextPaint(() => {
+    // When the browser is first idle after the page's first paint (at most 2 s later): the page's content
+    // does not wait for the client's code and the connection (the first paint may be the loading screen).
+    const cancel = afterPaintWhenIdle(() => {
       void loadFactory().then((f) => {
         if (live) setFactory(() => f);
       });

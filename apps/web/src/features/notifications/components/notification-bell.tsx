@@ -7,7 +7,7 @@ import { Link } from 'react-router';
 import { paths } from '@/config/paths';
 import { useHubClient } from '@/features/realtime';
 import { withArea } from '@/i18n';
-import { usePaintedOnce } from '@/lib/after-paint';
+import { useIdleAfterPaint } from '@/lib/after-paint';
 import { useUnreadCount } from '../api/get-unread-count';
 import { notificationKeys } from '../api/notification-keys';
 
@@ -20,8 +20,8 @@ export function NotificationBell() {
   const { t } = useTranslation();
   const qc = useQueryClient();
   const client = useHubClient();
-  // The count is asked once the page has painted (the page's first content does not wait for its request).
-  const unread = useUnreadCount(usePaintedOnce()).data?.unread ?? 0;
+  // The count is asked once the page has painted and the browser is idle (the page's content does not wait for it).
+  const unread = useUnreadCount(useIdleAfterPaint()).data?.unread ?? 0;
 
   useEffect(() => {
     if (!client) return;
