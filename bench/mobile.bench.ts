@@ -167,5 +167,6 @@ export default async function mobile(ctx: BenchContext): Promise<void> {
     note(now.dashboard, before?.dashboard, BEFORE_DASHBOARD_MS),
   );
   ctx.report('mobile LCP three-phase device page', now.devicePage / 1000, 's', note(now.devicePage, before?.devicePage));
-  if (benchmarkIndex !== undefined) ctx.report("Lighthouse's benchmark index of this machine (last run)", benchmarkIndex, '', 'CPU ×4 is applied on top of it');
+  if (benchmarkIndex !== undefined)
+    ctx.report("Lighthouse's benchmark index of this machine (last run)", benchmarkIndex, '', 'CPU ×4 is applied on top of it');
 }
