@@ -27,6 +27,7 @@
  * hub connections); FLEET_WEAK_SIGNAL=0 keeps every device above the threshold.
  */
 import { fileURLToPath } from 'node:url';
+import { childPids } from '../e2e/support/nginx.js';
 import type { BenchContext } from './run.js';
 import {
   cpuOfTree,
@@ -41,7 +42,6 @@ import {
   withFleet,
   writerTotals,
 } from './support/fleet.js';
-import { childPids } from './support/nginx.js';
 
 const SIZES = (process.env.FLEET_SIZES ?? '200,1000,2000,5000').split(',').map(Number);
 const SECONDS = Number(process.env.FLEET_SECONDS ?? 30);

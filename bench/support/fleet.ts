@@ -12,9 +12,9 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type WebSocket from 'ws';
+import { type RunningNginx, startNginx } from '../../e2e/support/nginx.js';
 import { freePort } from '../../scripts/testing/free-port.js';
 import { inBatches, now, openHubClient, percentile, Recorder, RS } from './hub-clients.js';
-import { type RunningNginx, startNginx } from './nginx.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 const METRICS_TOKEN = 'bench-metrics-token';

@@ -1,16 +1,12 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { type HubConnection, HubConnectionBuilder, NullLogger } from '@microsoft/signalr';
 import { HUB_EVENTS, HUB_METHODS, HUB_PATH, type LiveMeasurement, MAX_INGEST_BATCH } from '@phasewatch/shared';
 import mqtt from 'mqtt';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeFox } from '../../apps/server/src/test/collectors/fake-devices.js';
-import { freePort } from '../../scripts/testing/free-port.js';
 import { type Broker, startMosquitto } from '../../scripts/testing/mosquitto.js';
-import { createPgDatabase, type RunningServer, registerUser, repoRoot, startServer } from '../support/server.js';
+import { startNginx } from '../support/nginx.js';
+import { createPgDatabase, type RunningServer, registerUser, startServer } from '../support/server.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const METRICS_TOKEN = 'scale-out-metrics-token-0123456789';
@@ -30,79 +26,6 @@ interface JobState {
   attempts: number;
   started_at: string | null;
   finished_at: string | null;
-}
-
-/** nginx with the shipped site (deploy/nginx-phasewatch.conf), its upstreams and port made this test's. */
-async function startNginx(upstreams: number[]): Promise<{ url: string; stop(): Promise<void>; log(): string }> {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'phasewatch-nginx-'));
-  // Workers may run as another user than the master (root): their temp files go here.
-  chmodSync(dir, 0o777);
-  for (const d of ['body', 'proxy', 'logs']) {
-    mkdirSync(path.join(dir, d));
-    chmodSync(path.join(dir, d), 0o777);
-  }
-  const port = await freePort();
-  const site = readFileSync(path.join(repoRoot, 'deploy/nginx-phasewatch.conf'), 'utf8')
-    .replace(/^\s*server 127\.0\.0\.1:\d+ (.*);$/gm, '')
-    .replace(
-      'keepalive 64;',
-      `${upstreams.map((p) => `server 127.0.0.1:${p} max_fails=1 fail_timeout=5s;`).join('\n    ')}\n    keepalive 64;`,
-    )
-    .replace('listen 80;', `listen 127.0.0.1:${port};`)
-    .replace('listen [::]:80;', '');
-  writeFileSync(path.join(dir, 'site.conf'), site);
-  writeFileSync(
-    path.join(dir, 'nginx.conf'),
-    [
-      'daemon off;',
-      'worker_processes 1;',
-      `pid ${dir}/nginx.pid;`,
-      `error_log ${dir}/logs/error.log warn;`,
-      'events { worker_connections 1024; }',
-      'http {',
-      '  access_log off;',
-      `  client_body_temp_path ${dir}/body; proxy_temp_path ${dir}/proxy;`,
-      `  fastcgi_temp_path ${dir}/body; uwsgi_temp_path ${dir}/body; scgi_temp_path ${dir}/body;`,
-      `  include ${dir}/site.conf;`,
-      '}',
-      '',
-    ].join('\n'),
-  );
-  const child: ChildProcess = spawn('nginx', ['-p', dir, '-c', path.join(dir, 'nginx.conf')], { stdio: ['ignore', 'ignore', 'pipe'] });
-  let err = '';
-  child.stderr?.on('data', (d: Buffer) => {
-    err += d.toString();
-  });
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`nginx exited: ${err}`);
-    try {
-      await fetch(`${url}/api/health`);
-      break;
-    } catch {
-      if (Date.now() > deadline) throw new Error(`nginx did not listen: ${err}`);
-      await sleep(50);
-    }
-  }
-  return {
-    url,
-    log: () => {
-      try {
-        return err + readFileSync(path.join(dir, 'logs/error.log'), 'utf8');
-      } catch {
-        return err;
-      }
-    },
-    async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGTERM');
-        await exited;
-      }
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
 }
 
 /** `phasewatch_ingest_batches_total{source="mqtt"}` of one instance: MQTT messages it handled. */
@@ -134,7 +57,8 @@ describe('two instances behind nginx, one killed under load', () => {
     };
     a = await startServer({ databaseUrl, env });
     b = await startServer({ databaseUrl, env });
-    proxy = await startNginx([a.port, b.port]);
+    // One worker is plenty for this test's few connections.
+    proxy = await startNginx([a.port, b.port], { workers: 1, workerConnections: 1024 });
     db = new pg.Client({ connectionString: databaseUrl });
     await db.connect();
   }, 120_000);
