@@ -1,6 +1,6 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
-import { afterEach, vi } from 'vitest';
+import { afterAll, afterEach, vi } from 'vitest';
 import { i18n } from '@/i18n';
 import { catalogues } from '@/i18n/catalogues';
 
@@ -37,4 +37,9 @@ if (browser) {
     cleanup();
     window.localStorage.clear();
   });
+  // Mantine's transitions keep running their timers after a component is gone (env="test" only skips their
+  // styles): one that fired after the file's window was torn down failed a whole CI run with "window is not
+  // defined" although every test had passed. The file waits for the longest of them (Mantine's are 150-300 ms)
+  // while its window still exists.
+  afterAll(() => new Promise((resolve) => setTimeout(resolve, 500)));
 }
