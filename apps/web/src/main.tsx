@@ -6,6 +6,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
 import { i18n, isLanguage, loadCatalogue } from './i18n';
+import { afterPaintWhenIdle } from './lib/after-paint';
 
 const root = document.getElementById('root');
 const language = isLanguage(i18n.language) ? i18n.language : FALLBACK_LANGUAGE;
@@ -19,7 +20,5 @@ void loadCatalogue(language).then(() => {
       </StrictMode>,
     );
   }
-  const fallback = () => void loadCatalogue(FALLBACK_LANGUAGE);
-  if (typeof window.requestIdleCallback === 'function') window.requestIdleCallback(fallback, { timeout: 3000 });
-  else setTimeout(fallback, 1000);
+  afterPaintWhenIdle(() => void loadCatalogue(FALLBACK_LANGUAGE), 3000);
 });

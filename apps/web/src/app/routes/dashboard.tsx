@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { Page } from '@/components/page';
 import { DeviceList, loadDevicePrefetch } from '@/features/devices';
+import { afterPaintWhenIdle } from '@/lib/after-paint';
 import { useDevices } from '@/lib/devices-query';
 
 /**
@@ -18,19 +19,8 @@ function useDevicePageCode(listShown: boolean) {
       loadDevicePrefetch().catch(() => {});
       void import('@/features/charts/chart-module').then((m) => m.preloadChart()).catch(() => {});
     };
-    let idle = 0;
     // After the frame that shows the list, then when the browser is idle.
-    const frame = window.requestAnimationFrame(() => {
-      idle =
-        typeof window.requestIdleCallback === 'function'
-          ? window.requestIdleCallback(load, { timeout: 3000 })
-          : window.setTimeout(load, 1000);
-    });
-    return () => {
-      window.cancelAnimationFrame(frame);
-      if (typeof window.cancelIdleCallback === 'function') window.cancelIdleCallback(idle);
-      window.clearTimeout(idle);
-    };
+    return afterPaintWhenIdle(load, 3000);
   }, [listShown]);
 }
 

@@ -10,6 +10,9 @@ export const deviceKeys = {
   latest: (id: number, lastSeen: string | null) => ['devices', id, 'latest', lastSeen] as const,
 };
 
+/** A device query's error that says the device is not the user's (or not there): never asked again by itself. */
+export const isMissingDevice = (error: unknown): boolean => error instanceof ApiError && error.status === 404;
+
 /** GET devices/:id. A 404 (not the user's device) is answered to the page, not sent to /404. */
 export const deviceQueryOptions = (id: number) =>
   queryOptions({
@@ -19,7 +22,7 @@ export const deviceQueryOptions = (id: number) =>
     staleTime: 30_000,
     // A device that is not there (the route's prefetch was told so) is not asked for again as the page
     // mounts: one request for a wrong id.
-    retryOnMount: (query) => !(query.state.error instanceof ApiError && query.state.error.status === 404),
+    retryOnMount: (query) => !isMissingDevice(query.state.error),
   });
 
 export function useDevice(id: number, enabled = true) {

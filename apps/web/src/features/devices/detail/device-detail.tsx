@@ -28,7 +28,7 @@ import {
 } from '@/features/charts';
 import { BALANCE_CARD_MIN_HEIGHT, loadBalanceCard } from '@/features/collectors';
 import { withArea } from '@/i18n';
-import { usePaintedOnce } from '@/lib/after-paint';
+import { afterPaintWhenIdle, usePaintedOnce } from '@/lib/after-paint';
 import { ApiError } from '@/lib/api-client';
 import { storedTimezone } from '@/lib/auth-store';
 import { effectiveTimezone, parseServerDate } from '@/lib/dates';
@@ -366,7 +366,7 @@ const SettingsChunk = lazy(() => loadChunk(loadSettings).then((m) => ({ default:
 
 /**
  * Limit values, the meter value and delete, below the charts: their forms (and their chunk) are not part
- * of the first screen. They render when the browser is first idle (requestIdleCallback, then a React
+ * of the first screen. They render when the browser is first idle after a paint (afterPaintWhenIdle, then a React
  * transition: rendered in slices that input and the charts' data interrupt), or at once when the user
  * scrolls near them.
  */
@@ -374,15 +374,7 @@ function DeferredSettings({ device }: { device: Device }) {
   const { t } = useTranslation();
   const [ref, near] = useInView<HTMLDivElement>('400px');
   const [idle, setIdle] = useState(false);
-  useEffect(() => {
-    const go = () => startTransition(() => setIdle(true));
-    if (typeof window.requestIdleCallback === 'function') {
-      const h = window.requestIdleCallback(go, { timeout: 2000 });
-      return () => window.cancelIdleCallback(h);
-    }
-    const h = window.setTimeout(go, 200);
-    return () => window.clearTimeout(h);
-  }, []);
+  useEffect(() => afterPaintWhenIdle(() => startTransition(() => setIdle(true))), []);
   const placeholder = <Skeleton h={240} role="status" aria-busy aria-label={t('app.loading')} />;
   if (!near && !idle) return <div ref={ref}>{placeholder}</div>;
   return (

@@ -1,11 +1,10 @@
 import { type Device, type DeviceKind, deviceKind, kindFigures, parameterInfo, type ReadingsResponse } from '@phasewatch/shared';
 import type { QueryClient } from '@tanstack/react-query';
 import { chartParams, chartsFor, chartsInFirstScreen, getReadings, preloadChart, readingsQueryOptions } from '@/features/charts';
-import { ApiError } from '@/lib/api-client';
 import { authStore, storedTimezone } from '@/lib/auth-store';
 import { effectiveTimezone, parseServerDate } from '@/lib/dates';
 import { devicesQueryOptions } from '@/lib/devices-query';
-import { deviceQueryOptions } from '../api/get-device';
+import { deviceQueryOptions, isMissingDevice } from '../api/get-device';
 import { deviceEnergyQueryOptions } from '../api/get-device-energy';
 import { latestReadingQueryOptions } from '../api/get-latest-reading';
 import { baseLoadRequest } from './base-load';
@@ -38,7 +37,7 @@ export function prefetchDevicePage(
   // The route may have asked for the device already (in flight: the same request; a 404: not asked again).
   const asked = client.getQueryState(deviceQueryOptions(deviceId).queryKey);
   const device =
-    asked?.status === 'error' && asked.error instanceof ApiError && asked.error.status === 404
+    asked?.status === 'error' && isMissingDevice(asked.error)
       ? Promise.reject(asked.error)
       : client.fetchQuery(deviceQueryOptions(deviceId));
   device
