@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, webcrypto } from 'node:crypto';
 import { parseId } from '@phasewatch/shared';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 
@@ -11,12 +11,19 @@ export interface AccessClaims {
 
 /** Signs and verifies short-lived HS256 access tokens. */
 export class AccessTokens {
-  private readonly key: Uint8Array;
+  /**
+   * The secret as a WebCrypto HMAC key, imported once: given the secret's bytes, jose imports them again
+   * for every token it signs or checks (each request with a bearer token, each hub negotiate and connect).
+   */
+  private readonly key: Promise<webcrypto.CryptoKey>;
   constructor(
     secret: string,
     private readonly ttlSeconds: number,
   ) {
-    this.key = new TextEncoder().encode(secret);
+    this.key = webcrypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [
+      'sign',
+      'verify',
+    ]);
   }
 
   async sign(userId: number, sessionId: string): Promise<string> {
@@ -27,13 +34,13 @@ export class AccessTokens {
       .setIssuer('phasewatch')
       .setAudience('phasewatch')
       .setExpirationTime(Math.floor(Date.now() / 1000) + this.ttlSeconds)
-      .sign(this.key);
+      .sign(await this.key);
   }
 
   /** The claims of a valid token, or null for an expired, forged or malformed one. */
   async verify(token: string): Promise<AccessClaims | null> {
     try {
-      const { payload } = await jwtVerify(token, this.key, {
+      const { payload } = await jwtVerify(token, await this.key, {
         algorithms: ['HS256'],
         issuer: 'phasewatch',
         audience: 'phasewatch',
