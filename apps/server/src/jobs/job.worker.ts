@@ -1,10 +1,10 @@
 import { parentPort, threadId, workerData } from 'node:worker_threads';
 import type { CounterRules } from '@phasewatch/shared';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { ReadingsRepository, ReadingsService } from '../modules/readings/index.js';
-import type { Storage } from '../storage/database.js';
+import { type Storage, sqliteKysely } from '../storage/database.js';
 import type { Database } from '../storage/schema.js';
 import { ChunkSink } from './chunk-sink.js';
 import type { JobKind, JobKindContext, JobKinds } from './kinds.js';
@@ -33,7 +33,7 @@ function openReadOnly(): Storage {
     // given back under pressure), not the thread's heap.
     sqlite.pragma('mmap_size = 1073741824');
     return {
-      db: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }),
+      db: sqliteKysely(sqlite),
       dialect: 'sqlite',
       location: target.file,
       pgPool: null,

@@ -4,6 +4,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
+import { cachedStatements } from './sqlite-statements.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -31,6 +32,14 @@ export interface StorageOptions {
   pgPoolSize?: number;
 }
 
+/**
+ * Kysely over a better-sqlite3 connection, its statements prepared once per SQL text (`cachedStatements`):
+ * the app's connection, the writer thread's alarm writes and the job threads' read-only connections.
+ */
+export function sqliteKysely(sqlite: SqliteDatabase.Database): Kysely<Database> {
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: cachedStatements(sqlite) }) });
+}
+
 /** Opens SQLite (default, WAL) or PostgreSQL (when databaseUrl is postgres://…). */
 export function openStorage(opts: StorageOptions): Storage {
   if (/^postgres(ql)?:\/\//.test(opts.databaseUrl)) {
@@ -53,7 +62,7 @@ export function openStorage(opts: StorageOptions): Storage {
   const file = path.join(opts.dataDir, opts.sqliteFile ?? 'phasewatch.sqlite');
   const sqlite = openSqliteFile(file);
   return {
-    db: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }),
+    db: sqliteKysely(sqlite),
     dialect: 'sqlite',
     location: file,
     pgPool: null,

@@ -1,6 +1,4 @@
-import { Kysely, SqliteDialect } from 'kysely';
-import type { Storage } from '../../storage/database.js';
-import type { Database } from '../../storage/schema.js';
+import { type Storage, sqliteKysely } from '../../storage/database.js';
 import { NotificationsRepository } from './notifications.repository.js';
 
 /*
@@ -27,12 +25,12 @@ const methods = new Set<string>(ALARM_STORE_METHODS);
 
 /**
  * The writer thread's side (a `WriterExtension`): runs a store method on its SQLite connection (a Kysely
- * over it, made once).
+ * over it, made once, its statements prepared once: see `cachedStatements`).
  */
 export async function onWriter(storage: Storage, method: string, args: unknown[]): Promise<unknown> {
   if (!storage.sqlite) throw new Error('alarm changes run on the writer thread only on SQLite');
   if (!methods.has(method)) throw new Error(`unknown alarm store method ${method}`);
-  writerRepo ??= new NotificationsRepository(new Kysely<Database>({ dialect: new SqliteDialect({ database: storage.sqlite }) }));
+  writerRepo ??= new NotificationsRepository(sqliteKysely(storage.sqlite));
   const fn = (writerRepo as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[method] as (
     ...a: unknown[]
   ) => Promise<unknown>;
