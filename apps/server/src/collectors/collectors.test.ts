@@ -91,6 +91,15 @@ describe('wire formats in our parameters and units', () => {
     // A clock that is not set yet (1970) is not believed: stamped on receipt.
     expect(tasmotaReading({ ...TASMOTA_ENERGY_SENSOR, Time: '1970-01-01T00:00:12' }, 'Europe/Warsaw', now)?.ts).toBe(now);
     expect(tasmotaTime('2026-07-01T12:00:00', 'Europe/Warsaw')).toBe(Date.parse('2026-07-01T10:00:00Z'));
+    // 02:00–03:00 comes twice on 25 October 2026 in Warsaw (CEST, then CET): the pass nearer the receipt,
+    // not an hour behind it (nor, that being past the trusted skew, the receipt's own time).
+    const repeated = { ...TASMOTA_ENERGY_SENSOR, Time: '2026-10-25T02:20:00' };
+    expect(tasmotaReading(repeated, 'Europe/Warsaw', Date.parse('2026-10-25T00:20:30Z'))?.ts).toBe(Date.parse('2026-10-25T00:20:00Z'));
+    expect(tasmotaReading(repeated, 'Europe/Warsaw', Date.parse('2026-10-25T01:20:30Z'))?.ts).toBe(Date.parse('2026-10-25T01:20:00Z'));
+    expect(tasmotaTime('2026-10-25T02:20:00', 'Europe/Warsaw')).toBe(Date.parse('2026-10-25T00:20:00Z'));
+    expect(tasmotaTime('2026-10-25T03:20:00', 'Europe/Warsaw', Date.parse('2026-10-25T02:20:30Z'))).toBe(
+      Date.parse('2026-10-25T02:20:00Z'),
+    );
     expect(tasmotaReading({ Time: '2026-11-27T06:10:05', Switch1: 'ON' }, 'Europe/Warsaw', now)).toBeNull();
   });
 

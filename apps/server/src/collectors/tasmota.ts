@@ -1,4 +1,4 @@
-import { zonedTimeToUtc } from '@phasewatch/shared';
+import { zonedTimeInstants, zonedTimeToUtc } from '@phasewatch/shared';
 import mqtt from 'mqtt';
 import { CollectorError } from './collector-error.js';
 import type { CollectedReading, DeviceInfo } from './family.js';
@@ -20,14 +20,23 @@ import { put } from './family.js';
  */
 const CLOCK_TRUST_MS = 3_600_000;
 
-/** The instant of Tasmota's `Time` (`2026-11-27T06:10:05`, local) in the device's timezone, or null. */
-export function tasmotaTime(time: unknown, tz: string): number | null {
+/**
+ * The instant of Tasmota's `Time` (`2026-11-27T06:10:05`, local) in the device's timezone, or null. A
+ * wall time the autumn change repeats (02:00–03:00 in Warsaw) names two instants an hour apart: the one
+ * nearer `near` (the receipt) is taken, without it the first.
+ */
+export function tasmotaTime(time: unknown, tz: string, near?: number): number | null {
   if (typeof time !== 'string') return null;
   const m = /^(\d{4})[-.](\d{2})[-.](\d{2})[T ](\d{2}):(\d{2}):(\d{2})$/.exec(time.trim());
   if (!m) return null;
   const [y, mo, d, h, mi, s] = m.slice(1).map(Number) as [number, number, number, number, number, number];
-  const ts = zonedTimeToUtc(tz, y, mo, d, h, mi) + s * 1000;
-  return Number.isFinite(ts) ? ts : null;
+  const named = zonedTimeInstants(tz, y, mo, d, h, mi);
+  // In a spring gap none: the wall time as zonedTimeToUtc reads it (past the gap).
+  const instants = (named.length > 0 ? named : [zonedTimeToUtc(tz, y, mo, d, h, mi)]).map((t) => t + s * 1000);
+  const [first] = instants;
+  if (first === undefined || !Number.isFinite(first)) return null;
+  if (near === undefined) return first;
+  return instants.reduce((best, t) => (Math.abs(t - near) < Math.abs(best - near) ? t : best));
 }
 
 /** Per-phase field: arrays give phases 1–3, a single number phase 1. */
@@ -72,7 +81,7 @@ export function tasmotaValues(payload: Record<string, unknown>): Record<string, 
 export function tasmotaReading(payload: Record<string, unknown>, tz: string, now: number): CollectedReading | null {
   const values = tasmotaValues(payload);
   if (Object.keys(values).length === 0) return null;
-  const t = tasmotaTime(payload.Time, tz);
+  const t = tasmotaTime(payload.Time, tz, now);
   return { ts: t !== null && Math.abs(t - now) <= CLOCK_TRUST_MS ? t : now, values };
 }
 

@@ -6,6 +6,7 @@ import {
   localDayStarts,
   startOfLocalDay,
   startOfLocalMonth,
+  zonedTimeInstants,
   zonedTimeToUtc,
 } from './zoned-time.js';
 
@@ -33,6 +34,15 @@ describe('local days', () => {
     expect(zonedTimeToUtc(TZ, 2026, 3, 29, 2, 30)).toBe(Date.parse('2026-03-29T01:30:00Z'));
     // 02:30 twice in autumn: the first occurrence (still summer time).
     expect(zonedTimeToUtc(TZ, 2026, 10, 25, 2, 30)).toBe(Date.parse('2026-10-25T00:30:00Z'));
+    // Every instant a wall time names, earliest first: both passes of the repeated hour, none in the gap.
+    expect(zonedTimeInstants(TZ, 2026, 10, 25, 2, 30)).toEqual([Date.parse('2026-10-25T00:30:00Z'), Date.parse('2026-10-25T01:30:00Z')]);
+    expect(zonedTimeInstants(TZ, 2026, 3, 29, 2, 30)).toEqual([]);
+    expect(zonedTimeInstants(TZ, 2026, 10, 25, 3, 30)).toEqual([Date.parse('2026-10-25T02:30:00Z')]);
+    // South of the equator the repeated hour is in April (Sydney, 03:00 back to 02:00).
+    expect(zonedTimeInstants('Australia/Sydney', 2026, 4, 5, 2, 30)).toEqual([
+      Date.parse('2026-04-04T15:30:00Z'),
+      Date.parse('2026-04-04T16:30:00Z'),
+    ]);
   });
 
   it('billing periods step by months from the start date, clamping the day', () => {

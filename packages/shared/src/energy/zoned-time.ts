@@ -64,17 +64,32 @@ export function tzOffsetMs(ts: number, tz: string): number {
 }
 
 /**
+ * The instants a local wall-clock time names in `tz`, earliest first: two in the hour an autumn change
+ * repeats (02:00–03:00 in Warsaw on the last Sunday of October), none inside a spring gap, one otherwise.
+ * Month and day may overflow (Date.UTC normalises them).
+ */
+export function zonedTimeInstants(tz: string, year: number, month: number, day: number, hour = 0, minute = 0): number[] {
+  const wall = Date.UTC(year, month - 1, day, hour, minute);
+  // Offsets a day either side bracket any transition near the wall time (none happen closer together).
+  // A time is repeated only where the offset falls, so the offset before the change gives the earlier one.
+  const before = wall - tzOffsetMs(wall - 86_400_000, tz);
+  const after = wall - tzOffsetMs(wall + 86_400_000, tz);
+  const instants: number[] = [];
+  if (before + tzOffsetMs(before, tz) === wall) instants.push(before);
+  if (after !== before && after + tzOffsetMs(after, tz) === wall) instants.push(after);
+  return instants;
+}
+
+/**
  * The instant of a local wall-clock time. Month and day may overflow (Date.UTC normalises them). A time
  * inside a DST gap resolves to the instant after the gap; an ambiguous one to its first occurrence.
  */
 export function zonedTimeToUtc(tz: string, year: number, month: number, day: number, hour = 0, minute = 0): number {
+  const [first] = zonedTimeInstants(tz, year, month, day, hour, minute);
+  if (first !== undefined) return first;
+  // In a gap: the wall time read at the offset before the change lands past the gap.
   const wall = Date.UTC(year, month - 1, day, hour, minute);
-  // Offsets a day either side bracket any transition near the wall time (none happen closer together).
-  const before = wall - tzOffsetMs(wall - 86_400_000, tz);
-  const after = wall - tzOffsetMs(wall + 86_400_000, tz);
-  const valid = [before, after].filter((c) => c + tzOffsetMs(c, tz) === wall);
-  // An ambiguous time (two valid) takes the first occurrence; one in a gap (none valid) moves past it.
-  return valid.length > 0 ? Math.min(...valid) : before;
+  return wall - tzOffsetMs(wall - 86_400_000, tz);
 }
 
 /** Local midnight starting the day that contains `ts`. */
