@@ -90,11 +90,11 @@ const OWNED_RESOURCES: Record<string, (app: FastifyInstance, owner: User) => Pro
       params: { id },
       markers: [marker, mac],
       snapshot: async () => {
-        // Energy spans end now; their figures are what must not change.
+        // The totals, not the spans (today, month, year, billing period): those start at the server's
+        // local midnight, and one falling between two snapshots moved them (the readings are of the
+        // last half hour). What B could change in them shows in the totals, the readings or the device.
         const energy = (await read(`/api/devices/${id}/energy`)) as Record<string, unknown>;
-        const figures = Object.fromEntries(
-          Object.entries(energy).map(([k, v]) => [k, v && typeof v === 'object' ? (v as { energyKwh?: unknown }).energyKwh : v]),
-        );
+        const figures = Object.fromEntries(Object.entries(energy).filter(([, v]) => !(v && typeof v === 'object')));
         return {
           device: await read(`/api/devices/${id}`),
           energy: figures,

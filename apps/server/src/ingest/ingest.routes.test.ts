@@ -160,6 +160,19 @@ describe.each(DIALECTS)('ingest, readings and energy (%s)', (dialect) => {
     expect(await rawCount(fleet[0]?.device.id as number)).toBe(2);
   });
 
+  it('refuses a deleted device’s key at once, though its identity was cached a moment before', async () => {
+    const d = await device('10:00:00:00:03:01');
+    const reading = (ago: number) => [{ ts: new Date(Date.now() - ago * MIN).toISOString(), values: { vave1: 230 } }];
+    // Two POSTs: the second is answered from the identity cache.
+    expect((await post(d.ingestKey, reading(3))).statusCode).toBe(200);
+    expect((await post(d.ingestKey, reading(2))).statusCode).toBe(200);
+    const del = await t.app.inject({ method: 'DELETE', url: `/api/devices/${d.device.id}`, headers: user.auth });
+    expect(del.statusCode).toBe(200);
+    const after = await post(d.ingestKey, reading(1));
+    expect(after.statusCode).toBe(401);
+    expect(await rawCount(d.device.id)).toBe(0);
+  });
+
   it('answers a batch read into columns exactly as one parsed as objects (same errors, same stored rows)', async () => {
     const rawPost = (key: string, body: string) =>
       t.app.inject({

@@ -1,6 +1,7 @@
-import { addLocalDays, zonedTimeToUtc } from '@phasewatch/shared';
+import { addLocalDays, startOfLocalDay, zonedTimeToUtc } from '@phasewatch/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, signUp, type TestApp } from '../../test/app.js';
+import { clearOfLocalMidnight } from '../../test/clock.js';
 import { DIALECTS } from '../../test/storage.js';
 
 const MIN = 60_000;
@@ -188,21 +189,21 @@ describe.each(DIALECTS)('energy where it was used (%s)', (dialect) => {
 
   it('energy today and in total equal the counter difference, wherever the watermark stands', async () => {
     const d = await device();
+    // The server answers "today" at its own clock: the test's day must be the server's for all of it.
+    await clearOfLocalMidnight([TZ], 60_000);
     const now = Date.now();
-    const midnight = zonedTimeToUtc(
-      TZ,
-      ...(new Intl.DateTimeFormat('en-CA', { timeZone: TZ }).format(now).split('-').map(Number) as [number, number, number]),
-    );
-    // Every 10 minutes from yesterday 20:00 local to now, +0.1 kWh each.
+    const midnight = startOfLocalDay(now, TZ);
+    // Every 10 minutes from yesterday 20:00 local up to now, now included, +0.1 kWh each: midnight is
+    // always a reading (the 25th), also in the day's first 10 minutes.
     const first = midnight - 4 * H;
-    const readings = Array.from({ length: Math.floor((now - first) / (10 * MIN)) }, (_, i) => ({
+    const readings = Array.from({ length: Math.floor((now - first) / (10 * MIN)) + 1 }, (_, i) => ({
       ts: first + i * 10 * MIN,
       values: { eai1: 5 + i * 0.1 },
     }));
     await post(d.ingestKey, readings);
     const energy = async () =>
       (await t.app.inject({ method: 'GET', url: `/api/devices/${d.device.id}/energy`, headers: user.auth })).json() as {
-        today: { energyKwh: number };
+        today: { energyKwh: number; from: number };
         measuredTotalKwh: number;
       };
     const before = await energy();
@@ -211,8 +212,9 @@ describe.each(DIALECTS)('energy where it was used (%s)', (dialect) => {
     // (The spans end at the time of asking; the figures are the same.)
     expect([after.today.energyKwh, after.measuredTotalKwh]).toEqual([before.today.energyKwh, before.measuredTotalKwh]);
     const last = readings[readings.length - 1] as Reading;
-    // E(now) − E(midnight): midnight is a reading (a whole number of 10 minutes after 20:00).
+    // E(now) − E(midnight): the midnight reading's counter is 5 + 24 × 0.1.
+    expect(after.today.from).toBe(midnight);
     expect(after.today.energyKwh).toBeCloseTo((last.values.eai1 as number) - (5 + 24 * 0.1), 6);
     expect(after.measuredTotalKwh).toBeCloseTo((last.values.eai1 as number) - 5, 6);
-  });
+  }, 120_000);
 });

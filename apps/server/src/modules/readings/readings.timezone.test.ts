@@ -1,6 +1,7 @@
 import { startOfLocalDay } from '@phasewatch/shared';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildTestApp, signUp, type TestApp } from '../../test/app.js';
+import { clearOfLocalMidnight } from '../../test/clock.js';
 import { DIALECTS } from '../../test/storage.js';
 
 const MIN = 60_000;
@@ -76,6 +77,11 @@ describe.each(DIALECTS)('local days after a timezone change (%s)', (dialect) => 
       energy,
     };
   };
+  /**
+   * The energy spans (today, month, year, billing period) start at the server's local midnight: figures
+   * compared across a New York midnight would differ, so each test starts with one at least this far off.
+   */
+  const MIDNIGHT_MARGIN_MS = 60_000;
   const stale = (tz: string) => t.ctx.telemetry.readingsRepository.dayLevelStale(device, tz);
 
   it('answers reads at once from the quarter-hours, rebuilds in the background a month at a time, and answers the same after', async () => {
@@ -92,6 +98,7 @@ describe.each(DIALECTS)('local days after a timezone change (%s)', (dialect) => 
       return real(...args);
     });
     try {
+      await clearOfLocalMidnight(['America/New_York'], MIDNIGHT_MARGIN_MS);
       const warsaw = await figures();
       await zone('America/New_York');
       const meanwhile = await figures();
@@ -113,10 +120,11 @@ describe.each(DIALECTS)('local days after a timezone change (%s)', (dialect) => 
       open();
       steps.mockRestore();
     }
-  });
+  }, 120_000);
 
   it('a change back while a rebuild runs ends it, and the days end up in the zone the owner has', async () => {
     const repo = t.ctx.telemetry.readingsRepository;
+    await clearOfLocalMidnight(['America/New_York'], MIDNIGHT_MARGIN_MS);
     const before = await figures();
     await zone('Asia/Kolkata');
     const kolkata = await figures();
@@ -132,5 +140,5 @@ describe.each(DIALECTS)('local days after a timezone change (%s)', (dialect) => 
     // Kolkata's half-hour offset cuts days between full hours: its days were its own.
     for (const ts of kolkata.daily.ts as number[]) expect(startOfLocalDay(ts, 'Asia/Kolkata')).toBe(ts);
     expect((kolkata.daily.ts as number[]).some((ts) => ts % 3_600_000 !== 0)).toBe(true);
-  });
+  }, 120_000);
 });
