@@ -1,9 +1,9 @@
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { deviceDetailPath } from '@phasewatch/shared';
+import { addLocalDays, deviceDetailPath, localDate } from '@phasewatch/shared';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { axeViolations } from '../support/axe.js';
 import { launchBrowser, newContext, screenshotDir, signedInShell } from '../support/browser.js';
 import { type RunningServer, startServer } from '../support/server.js';
 
@@ -13,7 +13,8 @@ import { type RunningServer, startServer } from '../support/server.js';
  */
 
 const DEMO = { email: 'demo@phasewatch.dev', password: 'demo1234' };
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+/** The demo user's zone (a PL account): the days the charts and the calendar show. */
+const TZ = 'Europe/Warsaw';
 
 let server: RunningServer;
 let chrome: { browser: Browser; close(): Promise<void> };
@@ -182,12 +183,16 @@ describe('device detail screens in Chromium', () => {
   }, async () => {
     const page = await signedIn();
     const meter = byType(13);
-    const yesterday = new Date(Date.now() - 86_400_000).toLocaleDateString('sv-SE', { timeZone: 'Europe/Warsaw' });
+    // Yesterday by the calendar (now − 24 h is two days back in the first hour after the spring change),
+    // and its hours: 23 or 25 the day after a DST change.
+    const start = addLocalDays(Date.now(), -1, TZ);
+    const yesterday = localDate(start, TZ);
+    const hours = (addLocalDays(start, 1, TZ) - start) / 3_600_000;
     await page.goto(`${deviceDetailPath(13, meter.id)}?date=${yesterday}`);
     await allChartsDrawn(page);
     const ids = ['power', 'voltage', 'current', 'activeEnergy'];
     // A whole day of 15-minute buckets.
-    expect(await attr(page, 'power', 'data-bucket-count')).toBe('96');
+    expect(await attr(page, 'power', 'data-bucket-count')).toBe(String(4 * hours));
     const series = (id: string) =>
       chart(page, id)
         .locator('[data-series]')
@@ -208,9 +213,9 @@ describe('device detail screens in Chromium', () => {
     // The interval changes the bucket count of every chart.
     await page.getByText('1 h', { exact: true }).click();
     await allChartsDrawn(page);
-    for (const id of ids) await expect.poll(() => attr(page, id, 'data-bucket-count'), { message: id }).toBe('24');
+    for (const id of ids) await expect.poll(() => attr(page, id, 'data-bucket-count'), { message: id }).toBe(String(hours));
     await page.getByText('30 min', { exact: true }).click();
-    for (const id of ids) await expect.poll(() => attr(page, id, 'data-bucket-count'), { message: id }).toBe('48');
+    for (const id of ids) await expect.poll(() => attr(page, id, 'data-bucket-count'), { message: id }).toBe(String(2 * hours));
 
     // A date range: both days, every chart follows.
     const before = await attr(page, 'power', 'data-range');
@@ -219,7 +224,7 @@ describe('device detail screens in Chromium', () => {
     await page.getByRole('textbox', { name: 'Range' }).click();
     await page.getByRole('option', { name: 'Days you pick' }).click();
     await expect.poll(() => page.url()).toContain('from=');
-    const twoDaysAgo = new Date(Date.now() - 2 * 86_400_000).toLocaleDateString('sv-SE', { timeZone: 'Europe/Warsaw' });
+    const twoDaysAgo = localDate(addLocalDays(start, -1, TZ), TZ);
     await page.getByRole('button', { name: 'Days you pick' }).click();
     await pickDay(page, twoDaysAgo);
     await pickDay(page, yesterday);
@@ -358,25 +363,7 @@ describe('device detail screens in Chromium', () => {
           await first.locator('[data-chart-drawn]').waitFor();
           await page.evaluate(() => window.scrollTo(0, 0));
         } else await allChartsDrawn(page);
-        // Evaluated through the debugger protocol: the app's CSP rightly refuses inline scripts.
-        await page.evaluate(axeSource);
-        const violations = await page.evaluate(async () => {
-          const axe = (
-            window as unknown as {
-              axe: { run(o: unknown): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> };
-            }
-          ).axe;
-          const r = await axe.run({ resultTypes: ['violations'] });
-          return r.violations
-            .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-            .map(
-              (v) =>
-                `${v.id}: ${v.nodes
-                  .map((n) => n.target.join(' '))
-                  .slice(0, 3)
-                  .join(', ')}`,
-            );
-        });
+        const violations = await axeViolations(page);
         expect(violations, `type ${code} ${mobile ? 'mobile' : 'desktop'} ${dark ? 'dark' : 'light'}`).toEqual([]);
         if (mobile) {
           const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);

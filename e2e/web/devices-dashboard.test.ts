@@ -1,8 +1,8 @@
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { axeViolations } from '../support/axe.js';
 import { launchBrowser, screenshotDir, signedInShell } from '../support/browser.js';
 import { type RunningServer, registerUser, startServer } from '../support/server.js';
 
@@ -13,7 +13,6 @@ import { type RunningServer, registerUser, startServer } from '../support/server
  */
 
 const DEMO = { email: 'demo@phasewatch.dev', password: 'demo1234' };
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 let server: RunningServer;
 let chrome: { browser: Browser; close(): Promise<void> };
@@ -85,28 +84,6 @@ async function ingest(key: string, readings: { ts: string; values: Record<string
 }
 
 const overflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-
-async function axeViolations(page: Page): Promise<string[]> {
-  // Evaluated through the debugger protocol: the app's CSP rightly refuses inline scripts.
-  await page.evaluate(axeSource);
-  return page.evaluate(async () => {
-    const axe = (
-      window as unknown as {
-        axe: { run(o: unknown): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> };
-      }
-    ).axe;
-    const r = await axe.run({ resultTypes: ['violations'] });
-    return r.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map(
-        (v) =>
-          `${v.id}: ${v.nodes
-            .map((n) => n.target.join(' '))
-            .slice(0, 4)
-            .join(', ')}`,
-      );
-  });
-}
 
 describe('dashboard in Chromium', () => {
   it('adds a device with the stepper; its key ingests and the dashboard shows the reading', { timeout: 120_000 }, async () => {

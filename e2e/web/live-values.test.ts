@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { addLocalDays, startOfLocalDay } from '@phasewatch/shared';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newContext, screenshotDir, signedInShell } from '../support/browser.js';
@@ -11,6 +12,8 @@ import { type RunningServer, registerUser, startServer } from '../support/server
  */
 
 const USER = { email: 'live@phasewatch.test', password: 'secret1' };
+/** The user's zone (registerUser makes a PL account): the page's "today". */
+const TZ = 'Europe/Warsaw';
 
 let server: RunningServer;
 let chrome: { browser: Browser; close(): Promise<void> };
@@ -30,7 +33,8 @@ async function createDevice(body: Record<string, unknown>): Promise<{ id: number
   return { id: created.device.id, key: created.ingestKey };
 }
 
-let clock = Date.now() - 60_000;
+/** Set in beforeAll: a minute back, but never before today's local midnight. */
+let clock = 0;
 /** One reading, a second after the previous one (never in the future). */
 async function ingest(device: { key: string }, values: Record<string, number>): Promise<void> {
   clock = Math.min(Date.now(), clock + 1000);
@@ -43,13 +47,19 @@ async function ingest(device: { key: string }, values: Record<string, number>): 
 }
 
 beforeAll(async () => {
+  // The first test reads today's energy of its first two readings on the device page: they and the
+  // page's "today" must be of one local day. A Warsaw midnight less than three minutes away is waited
+  // out, and the readings, a minute behind the clock, start no earlier than today's midnight.
+  for (let next = addLocalDays(Date.now(), 1, TZ); next - Date.now() < 3 * 60_000; next = addLocalDays(Date.now(), 1, TZ))
+    await new Promise((resolve) => setTimeout(resolve, next - Date.now() + 1_000));
+  clock = Math.max(Date.now() - 60_000, startOfLocalDay(Date.now(), TZ));
   mkdirSync(screenshotDir, { recursive: true });
   server = await startServer();
   ({ token } = await registerUser(server.baseUrl, USER.email, USER.password));
   meter = await createDevice({ name: 'Main meter', mac: '02:00:00:00:00:01', typeCode: 13, model: 'PW-3' });
   thermostat = await createDevice({ name: 'Living room', mac: '02:00:00:00:00:02', typeCode: 17, model: 'PW-T' });
   chrome = await launchBrowser();
-});
+}, 300_000);
 
 afterAll(async () => {
   for (const c of contexts) await c.close().catch(() => {});

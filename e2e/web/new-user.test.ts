@@ -1,9 +1,9 @@
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { deviceDetailPath } from '@phasewatch/shared';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { axeViolations } from '../support/axe.js';
 import { launchBrowser, screenshotDir, signedInShell } from '../support/browser.js';
 import { type RunningServer, registerUser, repoRoot, startServer } from '../support/server.js';
 
@@ -18,7 +18,6 @@ import { type RunningServer, registerUser, repoRoot, startServer } from '../supp
 const LANGS = ['en', 'pl', 'tr'] as const;
 type Lang = (typeof LANGS)[number];
 const DEMO = { email: 'demo@phasewatch.dev', password: 'demo1234' };
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const VIEWPORTS = [
   { width: 1366, height: 800 },
   { width: 390, height: 844 },
@@ -175,22 +174,6 @@ async function freshUser(lang: Lang, viewport: { width: number; height: number }
   const page = await openPage(viewport);
   await signIn(page, { email, password: 'secret1' }, lang);
   return { page, auth };
-}
-
-async function axeViolations(page: Page): Promise<string[]> {
-  // Evaluated through the debugger protocol: the app's CSP rightly refuses inline scripts.
-  await page.evaluate(axeSource);
-  return page.evaluate(async () => {
-    const axe = (
-      window as unknown as {
-        axe: { run(o: unknown): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> };
-      }
-    ).axe;
-    const r = await axe.run({ resultTypes: ['violations'] });
-    return r.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 4)}`);
-  });
 }
 
 const shot = (page: Page, name: string) => page.screenshot({ path: path.join(screenshotDir, `ux-${name}.png`) });

@@ -1,8 +1,8 @@
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { axeViolations } from '../support/axe.js';
 import { launchBrowser, screenshotDir, signedInShell } from '../support/browser.js';
 import { type RunningServer, registerUser, startServer } from '../support/server.js';
 
@@ -12,28 +12,6 @@ import { type RunningServer, registerUser, startServer } from '../support/server
  * English, Polish and Turkish, light and dark, desktop and phone width; and the service worker showing a
  * push message.
  */
-
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-/** Serious and critical axe violations of the page (axe evaluated through the debugger: the CSP refuses inline scripts). */
-async function axeViolations(page: Page): Promise<string[]> {
-  await page.evaluate(axeSource);
-  return page.evaluate(async () => {
-    const axe = (
-      window as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }
-    ).axe;
-    const r = await axe.run();
-    return r.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map(
-        (v) =>
-          `${v.id}: ${v.nodes
-            .map((n) => n.target.join(' '))
-            .slice(0, 4)
-            .join(', ')}`,
-      );
-  });
-}
 
 let server: RunningServer;
 let chrome: { browser: Browser; close(): Promise<void> };

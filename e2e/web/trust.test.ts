@@ -1,9 +1,9 @@
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { deviceDetailPath } from '@phasewatch/shared';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { axeViolations } from '../support/axe.js';
 import { launchBrowser, screenshotDir, signedInShell } from '../support/browser.js';
 import { type RunningServer, repoRoot, startServer } from '../support/server.js';
 
@@ -16,7 +16,6 @@ import { type RunningServer, repoRoot, startServer } from '../support/server.js'
 
 const LANGS = ['en', 'pl', 'tr'] as const;
 type Lang = (typeof LANGS)[number];
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 type Tree = { [k: string]: string | Tree };
 const localeDir = path.join(repoRoot, 'apps/web/src/i18n/locales');
@@ -132,21 +131,6 @@ async function signedIn(lng: Lang, width = 1366): Promise<Page> {
   await signedInShell(page);
   await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe(lng);
   return page;
-}
-
-async function axeViolations(page: Page, impacts: string[]): Promise<string[]> {
-  await page.evaluate(axeSource);
-  return page.evaluate(async (wanted) => {
-    const axe = (
-      window as unknown as {
-        axe: { run(o: unknown): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> };
-      }
-    ).axe;
-    const r = await axe.run({ resultTypes: ['violations'] });
-    return r.violations
-      .filter((v) => wanted.includes(v.impact))
-      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 4)}`);
-  }, impacts);
 }
 
 const shot = (page: Page, name: string) => page.screenshot({ path: path.join(screenshotDir, `trust-${name}.png`), fullPage: true });
