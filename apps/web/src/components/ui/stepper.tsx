@@ -1,7 +1,7 @@
 import { Button, Group, Stepper } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import { type ReactNode, useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { usePhone } from '@/lib/use-phone';
 
 export type StepStatus = 'completed' | 'current' | 'pending';
 export type StepperPosition = 'first' | 'between' | 'last';
@@ -52,7 +52,7 @@ export function StepperWidget({ steps, onFinish, finishLabel }: { steps: StepDef
   const s = useStepper(steps.length);
   const [busy, setBusy] = useState(false);
   // Below 576 px the row of steps does not fit with every label: the current step keeps its label.
-  const phone = useMediaQuery('(max-width: 35.99em)', false, { getInitialValueInEffect: false });
+  const phone = usePhone();
   const current = steps[s.active - 1];
   const locked = steps.slice(0, s.active).some((step) => step.final);
   const advance = async () => {

@@ -1,5 +1,4 @@
 import { ActionIcon, Alert, Anchor, Button, Card, Group, Skeleton, Stack, Text, ThemeIcon } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import { type DeviceListItem, deviceDetailPath, deviceKind } from '@phasewatch/shared';
 import { IconDevices, IconEdit, IconEye, IconPlus } from '@tabler/icons-react';
 import { type KeyboardEvent, lazy, type MouseEvent, Suspense, useEffect, useState } from 'react';
@@ -13,6 +12,7 @@ import { useAuth } from '@/lib/auth-store';
 import { useDevices } from '@/lib/devices-query';
 import { errorTexts } from '@/lib/error-text';
 import { formatQuantity } from '@/lib/quantities';
+import { usePhone } from '@/lib/use-phone';
 import { announceDeviceState } from '../device-alerts';
 import { deviceTypeLabel } from '../device-labels';
 import { newestReading } from '../live-reading';
@@ -28,9 +28,6 @@ const AddDeviceModal = lazy(() =>
   withArea(['collectors', 'tariffs'], () => import('./add-device/add-device-modal'))().then((m) => ({ default: m.AddDeviceModal })),
 );
 
-/** Below the spec's mobile breakpoint (576 px = 36em) the list is cards instead of a table. */
-const PHONE_QUERY = '(max-width: 35.99em)';
-
 /**
  * The dashboard's device list: name, model, status, live value, actions, location, tariff, total (spec
  * section 2); cards on phones. Each shown device watches its stream on the hub: the live value and the
@@ -41,7 +38,7 @@ export function DeviceList() {
   const devices = useDevices();
   const [query, setQuery] = useState('');
   const [adding, setAdding] = useState(false);
-  const phone = useMediaQuery(PHONE_QUERY, false, { getInitialValueInEffect: false });
+  const phone = usePhone();
   const [addOpened, setAddOpened] = useState(false);
   const addModal = addOpened && (
     <Suspense fallback={null}>

@@ -1,18 +1,15 @@
 import { Badge, Button, Card, Group, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import { type Device, deviceKind } from '@phasewatch/shared';
 import { IconActivity, IconChevronDown } from '@tabler/icons-react';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLiveMeasurements } from '@/features/realtime';
 import { formatQuantity, parameterLabel, parameterValue } from '@/lib/quantities';
+import { usePhone } from '@/lib/use-phone';
 import { newestReading, useLatestReading } from '../api/get-latest-reading';
 import { cardParameters, headlineValue } from '../live-values';
 import { useDeviceStatus } from './device-status';
 import { ReadingAge } from './reading-age';
-
-/** Below the spec's mobile breakpoint (576 px). */
-const PHONE_QUERY = '(max-width: 35.99em)';
 
 /**
  * The device's latest values: the last reading before the page opened, then every reading the hub
@@ -27,7 +24,7 @@ export function LiveValuesCard({ device }: { device: Pick<Device, 'id' | 'typeCo
   const live = useLiveMeasurements(device.id);
   const loaded = useLatestReading(device);
   const { online, weakSignal } = useDeviceStatus(device);
-  const phone = useMediaQuery(PHONE_QUERY, false, { getInitialValueInEffect: false });
+  const phone = usePhone();
   const [allShown, setAllShown] = useState(false);
   const reading = newestReading(live.latest, loaded.data);
   const head = headlineValue(kind, reading?.values);

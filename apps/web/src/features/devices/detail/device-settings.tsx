@@ -1,5 +1,4 @@
 import { Anchor, Button, SimpleGrid, Text } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import { type Device, deviceFigures } from '@phasewatch/shared';
 import { IconChevronDown, IconSettings } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -8,6 +7,7 @@ import { Link } from 'react-router';
 import { paths } from '@/config/paths';
 import { storedTimezone } from '@/lib/auth-store';
 import { effectiveTimezone } from '@/lib/dates';
+import { usePhone } from '@/lib/use-phone';
 import { DeleteDevice } from './delete-device';
 import { LimitsForm } from './limits-form';
 import { MeterValueForm } from './meter-value-form';
@@ -21,7 +21,7 @@ export function DeviceSettings({ device: d }: { device: Device }) {
   const { t } = useTranslation();
   const figures = deviceFigures(d.typeCode);
   const timezone = effectiveTimezone(storedTimezone());
-  const phone = useMediaQuery('(max-width: 35.99em)', false, { getInitialValueInEffect: false });
+  const phone = usePhone();
   const [open, setOpen] = useState(false);
   if (phone && !open) {
     return (

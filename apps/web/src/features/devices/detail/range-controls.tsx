@@ -1,5 +1,4 @@
 import { Button, Card, Collapse, Group, Select, Text } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import type { DeviceFigures } from '@phasewatch/shared';
 import { IconAdjustmentsHorizontal, IconCalendarEvent, IconChevronDown } from '@tabler/icons-react';
 import { memo, useEffect, useState } from 'react';
@@ -8,6 +7,7 @@ import { DateField } from '@/components/ui/date-field';
 import { Segmented } from '@/components/ui/segmented';
 import type { ComparePeriod, PhaseView } from '@/features/charts';
 import { dateTimeFormat } from '@/lib/intl';
+import { usePhone } from '@/lib/use-phone';
 import {
   activePreset,
   CHART_INTERVALS,
@@ -31,9 +31,6 @@ export interface RangeControlsProps {
   onChange(update: (sel: RangeSelection) => RangeSelection): void;
 }
 
-/** Below the spec's mobile breakpoint (576 px). */
-const PHONE_QUERY = '(max-width: 35.99em)';
-
 type RangeChoice = Preset | 'day' | 'days';
 
 /**
@@ -45,7 +42,7 @@ type RangeChoice = Preset | 'day' | 'days';
  */
 export const RangeControls = memo(function RangeControls({ sel, range, figures, timezone, now, onChange }: RangeControlsProps) {
   const { t, i18n } = useTranslation();
-  const phone = useMediaQuery(PHONE_QUERY, false, { getInitialValueInEffect: false });
+  const phone = usePhone();
   const [optionsOpen, setOptionsOpen] = useState(false);
   const set = (patch: Partial<RangeSelection>) => onChange((cur) => ({ ...cur, ...patch }));
   const preset = activePreset(sel, now, timezone);

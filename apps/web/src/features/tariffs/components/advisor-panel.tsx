@@ -1,11 +1,11 @@
 import { Alert, Badge, Card, Group, Paper, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import type { AdvisorOption, Location } from '@phasewatch/shared';
 import { IconAlertTriangle, IconBulb } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Segmented } from '@/components/ui/segmented';
 import { errorTexts } from '@/lib/error-text';
+import { usePhone } from '@/lib/use-phone';
 import { useAdvisor } from '../api/get-tariff-stats';
 import { formatKWh, formatMoney } from '../format';
 
@@ -24,7 +24,7 @@ export function AdvisorPanel({
   period: { from: string; to: string } | null;
 }) {
   const { t, i18n } = useTranslation();
-  const phone = useMediaQuery('(max-width: 35.99em)', false, { getInitialValueInEffect: false });
+  const phone = usePhone();
   const [mode, setMode] = useState<'year' | 'period'>('year');
   const advisor = useAdvisor(
     deviceId ? { deviceId } : { locationId: location.id },

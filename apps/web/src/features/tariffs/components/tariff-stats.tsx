@@ -1,5 +1,4 @@
 import { Alert, Anchor, Badge, Button, Card, Group, Select, SimpleGrid, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import {
   isoDate,
   type Location,
@@ -16,6 +15,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { DateField } from '@/components/ui/date-field';
 import { paths } from '@/config/paths';
 import { errorTexts } from '@/lib/error-text';
+import { usePhone } from '@/lib/use-phone';
 import { useTariffStats } from '../api/get-tariff-stats';
 import { AREA_COLORS, areaLabel, formatKWh, formatMoney } from '../format';
 import { AdvisorPanel } from './advisor-panel';
@@ -49,7 +49,7 @@ function quickPeriods(today: string) {
 export function TariffStatsView({ tariff, location, locations }: { tariff: TariffRef; location: Location; locations: Location[] }) {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
-  const phone = useMediaQuery('(max-width: 35.99em)', false, { getInitialValueInEffect: false });
+  const phone = usePhone();
   const [search, setSearch] = useSearchParams();
   const today = localDate(Date.now(), location.timezone);
   const quick = quickPeriods(today);

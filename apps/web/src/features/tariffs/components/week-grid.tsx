@@ -1,9 +1,9 @@
 import { Group, Text } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import { DAY_TYPES, type DayType, type TariffArea, type TariffGroup } from '@phasewatch/shared';
 import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Segmented } from '@/components/ui/segmented';
+import { usePhone } from '@/lib/use-phone';
 import { areaLabel } from '../format';
 import classes from './week-grid.module.css';
 
@@ -32,7 +32,7 @@ export function WeekGrid({
   label: string;
 }) {
   const { t } = useTranslation();
-  const narrow = useMediaQuery('(max-width: 35.99em)', false, { getInitialValueInEffect: false });
+  const narrow = usePhone();
   const [brush, setBrush] = useState<TariffArea>(areas.includes(2) ? 2 : (areas[0] ?? 1));
   const [focus, setFocus] = useState<[number, number]>([0, 0]);
   const painting = useRef(false);

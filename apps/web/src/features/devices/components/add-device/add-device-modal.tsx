@@ -1,5 +1,4 @@
 import { Alert, Button, Code, CopyButton, Group, Modal, NumberInput, Select, Stack, Text, TextInput, Title, Tooltip } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import { type CollectorSource, type CreateDeviceResponse, createDeviceRequestSchema, DEVICE_TYPES, deviceKind } from '@phasewatch/shared';
 import { IconAlertTriangle, IconCheck, IconCopy } from '@tabler/icons-react';
 import { useRef, useState } from 'react';
@@ -8,6 +7,7 @@ import { StepperWidget } from '@/components/ui/stepper';
 import { CollectedDone, modelName, type SourceChoice, SourceStep } from '@/features/collectors';
 import { DevicePlaceFields, type Placement } from '@/features/locations';
 import { errorTexts, fieldErrorsOf } from '@/lib/error-text';
+import { usePhone } from '@/lib/use-phone';
 import { useSchemaForm } from '@/lib/use-schema-form';
 import { useCreateDevice } from '../../api/create-device';
 import { ingestExamples } from '../../ingest-examples';
@@ -28,7 +28,7 @@ type Values = {
 /** "Add device": a dialog with the spec's stepper (details → location and tariff → the device key). */
 export function AddDeviceModal({ opened, onClose }: { opened: boolean; onClose(): void }) {
   const { t } = useTranslation();
-  const phone = useMediaQuery('(max-width: 35.99em)', false, { getInitialValueInEffect: false });
+  const phone = usePhone();
   // A new flow (empty form, step 1) each time the dialog opens.
   const [round, setRound] = useState(0);
   return (
