@@ -18,7 +18,7 @@ import type { BenchContext } from './run.js';
  * Debian's Chromium (/usr/bin/chromium) is started with a debugging port, which Lighthouse's programmatic
  * API uses; the sign-in happens in that same browser through Playwright over the port, and Lighthouse keeps the storage
  * (disableStorageReset), so the page loads signed in as a user's phone would. Median of MOBILE_RUNS (3);
- * MOBILE_REPORT_DIR keeps every Lighthouse report.
+ * MOBILE_REPORT_DIR keeps every Lighthouse report and its trace.
  * MOBILE_BASELINE_DIST (a `dist` of the web app built before the change) is measured first in the same run
  * (same server build, its own demo account); without it, the figure before is the issue's: 3.2 s for
  * /dashboard (the device page's code was prefetched before the list had rendered).
@@ -27,7 +27,7 @@ import type { BenchContext } from './run.js';
 const TARGET_MS = 2500;
 const BEFORE_DASHBOARD_MS = 3200;
 const RUNS = Math.max(1, Number(process.env.MOBILE_RUNS ?? 3));
-/** MOBILE_REPORT_DIR: keep each Lighthouse report (JSON) there, to see what the LCP waited for. */
+/** MOBILE_REPORT_DIR: keep each Lighthouse report (JSON) and its trace there, to see what the LCP waited for. */
 const REPORT_DIR = process.env.MOBILE_REPORT_DIR;
 let benchmarkIndex: number | undefined;
 if (REPORT_DIR) mkdirSync(REPORT_DIR, { recursive: true });
@@ -100,15 +100,24 @@ async function measure(dist: string | undefined): Promise<{ dashboard: number; d
 
     const lcp = async (url: string): Promise<number> => {
       const values: number[] = [];
-      for (let i = 0; i < RUNS; i++) {
+      for (let i = 0, retries = 0; i < RUNS; i++) {
         const result = await lighthouse(url, {
           port,
           output: 'json',
           logLevel: 'error',
           onlyCategories: ['performance'],
           disableStorageReset: true,
+          // MOBILE_TRACE_CATEGORIES: more in the kept traces, e.g. disabled-by-default-v8.cpu_profiler.
+          ...(process.env.MOBILE_TRACE_CATEGORIES ? { additionalTraceCategories: process.env.MOBILE_TRACE_CATEGORIES } : {}),
         });
         const v = result?.lhr.audits['largest-contentful-paint']?.numericValue;
+        // Lighthouse now and then loses a load's trace (NO_NAVSTART, "run Lighthouse again"): that load is
+        // run again, twice at most in a measurement.
+        if (typeof v !== 'number' && result?.lhr.runtimeError?.code === 'NO_NAVSTART' && retries < 2) {
+          retries++;
+          i--;
+          continue;
+        }
         if (typeof v !== 'number') throw new Error(`no LCP for ${url}: ${JSON.stringify(result?.lhr.runtimeError ?? null)}`);
         // Signed in: the page must not have gone to sign-in.
         if (!result?.lhr.finalDisplayedUrl.startsWith(url)) throw new Error(`${url} ended at ${result?.lhr.finalDisplayedUrl}`);
@@ -118,6 +127,9 @@ async function measure(dist: string | undefined): Promise<{ dashboard: number; d
         if (REPORT_DIR) {
           const name = `${new URL(url).pathname.split('/')[1] || 'root'}-${dist ? 'before' : 'now'}-${i + 1}.json`;
           writeFileSync(path.join(REPORT_DIR, name), JSON.stringify(result?.lhr));
+          // The load's trace (DevTools' Performance panel opens it): what ran before the observed paint.
+          const trace = result?.artifacts.Trace;
+          if (trace) writeFileSync(path.join(REPORT_DIR, name.replace(/\.json$/, '.trace.json')), JSON.stringify(trace));
         }
       }
       values.sort((a, b) => a - b);

@@ -2,9 +2,8 @@ import type { DeviceKind } from '@phasewatch/shared';
 import type { ComponentType } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { paths, routePatterns } from '@/config/paths';
-import { devicePrefetchLoaded, deviceQueryOptions, loadDevicePrefetch, type PrefetchModule } from '@/features/devices';
+import { prefetchDeviceRoute } from '@/features/devices';
 import { withArea } from '@/i18n';
-import { authStore } from '@/lib/auth-store';
 import { loadChunk } from '@/lib/lazy-chunk';
 import { queryClient } from '@/lib/query-client';
 import { AppLoading } from './layout/app-loading';
@@ -25,37 +24,20 @@ function page(load: () => Promise<Module>, name = 'default'): Pick<RouteObject, 
   };
 }
 
-// The device page's toolbar offers the export dialog (its button's texts are the analytics area's) and the
-// power-quality link (the quality area's).
-const deviceDetails = withArea(['analytics', 'quality'], () => import('./routes/device-details') as unknown as Promise<Module>);
+// The device page's own chunk is its heading; the rest of the page (and the texts of the areas its toolbar
+// uses) is a chunk it loads itself (features/devices/detail/device-detail.tsx).
+const deviceDetails = () => import('./routes/device-details') as unknown as Promise<Module>;
 const locations = withArea(['tariffs', 'prosumer'], () => import('./routes/locations') as unknown as Promise<Module>);
 
 /**
- * A device page. Its loader starts the page's first requests (the device, the first charts' readings) as
- * the route matches, beside the page's chunk and first render rather than after them, and returns at
- * once; the page's queries find the answers in the cache. A search-param change (a new range) is left to
- * the page's queries.
+ * A device page. Its loader starts the page's first requests (`prefetchDeviceRoute`) and returns at once;
+ * a search-param change (a new range) is left to the page's queries.
  */
 function devicePage(name: string, kind: DeviceKind): Pick<RouteObject, 'lazy' | 'loader' | 'shouldRevalidate'> {
   return {
     ...page(deviceDetails, name),
     loader: ({ params, request }) => {
-      const search = new URL(request.url).searchParams;
-      const run = (m: PrefetchModule) => m.prefetchDevicePage(queryClient, kind, Number(params.id), search);
-      const loaded = devicePrefetchLoaded();
-      if (loaded) {
-        try {
-          run(loaded);
-        } catch {
-          // The page asks for what it needs itself.
-        }
-      } else {
-        // The device itself at once: the prefetch's chunk comes with the chart code's files, and the page's
-        // first paint (its heading) waited for them before the device was even asked for.
-        const id = Number(params.id);
-        if (authStore.getToken() && Number.isInteger(id) && id > 0) void queryClient.prefetchQuery(deviceQueryOptions(id)).catch(() => {});
-        loadDevicePrefetch().then(run, () => {});
-      }
+      prefetchDeviceRoute(queryClient, kind, Number(params.id), new URL(request.url).searchParams);
       return null;
     },
     shouldRevalidate: ({ currentUrl, nextUrl }) => currentUrl.pathname !== nextUrl.pathname,

@@ -4,6 +4,6 @@ export { DeviceList } from './components/device-list';
 export { DeviceLoader } from './components/device-loader';
 export { autoInterval } from './detail/chart-range';
 export { DeviceDetail } from './detail/device-detail';
-export { devicePrefetchLoaded, loadDevicePrefetch, type PrefetchModule } from './detail/prefetch-loader';
+export { loadDevicePrefetch, prefetchDeviceRoute } from './detail/prefetch-loader';
 export { EditDeviceForm } from './edit/edit-device-form';
 export { DeviceOverview } from './overview/device-overview';

@@ -1,8 +1,9 @@
 import type { Device } from '@phasewatch/shared';
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { type QueryClient, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/config/paths';
 import { apiClient } from '@/lib/api';
 import { ApiError } from '@/lib/api-client';
+import { devicesQueryOptions } from '@/lib/devices-query';
 
 export const deviceKeys = {
   device: (id: number) => ['devices', id] as const,
@@ -27,4 +28,11 @@ export const deviceQueryOptions = (id: number) =>
 
 export function useDevice(id: number, enabled = true) {
   return useQuery({ ...deviceQueryOptions(id), enabled });
+}
+
+/** What the cache knows of a device: its own answer (its page seen before) or the dashboard's list naming it. */
+export function knownDevice(client: QueryClient, id: number): Pick<Device, 'typeCode' | 'lastSeen'> | undefined {
+  return (
+    client.getQueryData(deviceQueryOptions(id).queryKey) ?? client.getQueryData(devicesQueryOptions().queryKey)?.find((d) => d.id === id)
+  );
 }

@@ -1,52 +1,32 @@
 import { Alert, Badge, Button, Skeleton, Stack, Text } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
-import {
-  type Device,
-  type DeviceKind,
-  type DeviceListItem,
-  deviceDetailPath,
-  deviceFigures,
-  deviceKind,
-  kindFigures,
-} from '@phasewatch/shared';
-import { IconArrowLeft, IconChevronDown, IconWifiOff } from '@tabler/icons-react';
+import { type Device, type DeviceKind, type DeviceListItem, deviceDetailPath, deviceKind } from '@phasewatch/shared';
+import { IconArrowLeft, IconWifiOff } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { lazy, type ReactNode, Suspense, startTransition, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, Navigate, useLocation, useParams, useSearchParams } from 'react-router';
+import { Link, Navigate, useLocation, useParams } from 'react-router';
 import { Page } from '@/components/page';
 import { paths } from '@/config/paths';
-import {
-  ChartCard,
-  type ChartSpec,
-  chartsFor,
-  chartsInFirstScreen,
-  isSecondaryChart,
-  preloadChart,
-  useInView,
-  useReadings,
-} from '@/features/charts';
-import { BALANCE_CARD_MIN_HEIGHT, loadBalanceCard } from '@/features/collectors';
 import { withArea } from '@/i18n';
-import { afterPaintWhenIdle, usePaintedOnce } from '@/lib/after-paint';
+import { usePaintedOnce } from '@/lib/after-paint';
 import { ApiError } from '@/lib/api-client';
-import { storedTimezone } from '@/lib/auth-store';
-import { effectiveTimezone, parseServerDate } from '@/lib/dates';
 import { devicesQueryOptions } from '@/lib/devices-query';
 import { loadChunk } from '@/lib/lazy-chunk';
 import { useDevice } from '../api/get-device';
 import { useDeviceStatus } from '../components/device-status';
-import { LiveValuesCard } from '../components/live-values-card';
 import { deviceTypeLabel } from '../device-labels';
-import { BaseLoadCard } from './base-load-card';
-import { type RangeSelection, rangeOf, readSelection, writeSelection } from './chart-range';
 import classes from './device-detail.module.css';
-import { DeviceToolbar } from './device-toolbar';
-import { EnergyPanel } from './energy-panel';
-import { RangeControls } from './range-controls';
+import { runDeferredDevicePrefetch } from './prefetch-loader';
+import { SummaryPlaceholder } from './summary-placeholder';
 
-/** Below the spec's mobile breakpoint (576 px). */
-const PHONE_QUERY = '(max-width: 35.99em)';
+/**
+ * The page below its heading and its toolbar: a chunk of their own, with the areas' texts they use (the
+ * toolbar's export button is the analytics area's, its power-quality link the quality area's). Asked for
+ * once the heading has painted.
+ */
+const loadBody = withArea(['analytics', 'quality'], () => import('./device-body'));
+const DeviceBody = lazy(() => loadChunk(loadBody).then((m) => ({ default: m.DeviceBody })));
+const DeviceToolbar = lazy(() => loadChunk(loadBody).then((m) => ({ default: m.DeviceToolbar })));
 
 /** The device as the dashboard's list (already loaded when the user came from there) knows it. */
 function useListedDevice(id: number): DeviceListItem | undefined {
@@ -69,15 +49,15 @@ export function DeviceDetail({ kind }: { kind: DeviceKind }) {
   const valid = Number.isInteger(deviceId) && deviceId > 0;
   const device = useDevice(deviceId, valid);
   const listed = useListedDevice(deviceId);
-  // The heading (name, status, type and model) is painted on its own first; the charts, the range controls
-  // and the figures render right after. Their first render is most of the page's CPU, and a phone showed the
-  // heading only once all of it was done (the page's Largest Contentful Paint waited ~1 s on mobile
-  // throttling). Their data is already on its way (the route's prefetch).
+  // The heading (name, status, type and model) is painted on its own first; the toolbar, the range controls,
+  // the charts and the figures — their own chunk, asked for then — render right after. Their code and first
+  // render are most of the page's CPU, and a phone showed the heading only once all of it was done (the
+  // page's Largest Contentful Paint). Their data is asked for by the route's prefetch (a page reached by its
+  // address starts it here, once the heading has painted).
   const headingPainted = usePaintedOnce(device.isSuccess || device.isError || !valid);
-  // The chart code loads beside the device and its readings, not after them.
   useEffect(() => {
-    preloadChart().catch(() => {});
-  }, []);
+    if (headingPainted && valid) runDeferredDevicePrefetch(deviceId);
+  }, [headingPainted, valid, deviceId]);
 
   let body: ReactNode;
   if (!valid || (device.isError && device.error instanceof ApiError && device.error.status === 404)) {
@@ -95,38 +75,46 @@ export function DeviceDetail({ kind }: { kind: DeviceKind }) {
     // A link to another type's route: the device's own route shows it.
     return <Navigate to={`${deviceDetailPath(device.data.typeCode, device.data.id)}${location.search}`} replace />;
   } else {
-    // The route names the type family: once the device is known to exist (its answer, or the list the
-    // user came from), its charts ask for their readings, also while the device itself loads.
     const d = device.data;
-    const lastSeen = d?.lastSeen ?? listed?.lastSeen ?? null;
     body = (
       <>
         {d ? <DeviceHeading device={d} /> : <Skeleton h={28} w={280} role="status" aria-busy aria-label={t('app.loading')} />}
         {headingPainted ? (
-          <DeviceCharts
-            deviceId={deviceId}
-            kind={kind}
-            ready={!!d || (!!listed && deviceKind(listed.typeCode) === kind)}
-            lastSeen={lastSeen}
-            limits={d ? d.limits : null}
-            summary={d ? <DeviceSummary device={d} /> : <SummaryPlaceholder />}
-            summaryShown={!!d}
-          />
+          <Suspense fallback={<SummaryPlaceholder />}>
+            <DeviceBody deviceId={deviceId} kind={kind} device={d} listed={listed} />
+          </Suspense>
         ) : (
           <SummaryPlaceholder />
         )}
-        {d && headingPainted && <DeferredSettings device={d} />}
       </>
     );
   }
+  const shown = device.data && deviceKind(device.data.typeCode) === kind ? device.data : undefined;
   return (
     <Page
       titleKey="titles.deviceData"
-      actions={device.data && deviceKind(device.data.typeCode) === kind && <DeviceToolbar device={device.data} />}
+      actions={
+        shown &&
+        (headingPainted ? (
+          <Suspense fallback={<ToolbarPlaceholder />}>
+            <DeviceToolbar device={shown} />
+          </Suspense>
+        ) : (
+          <ToolbarPlaceholder />
+        ))
+      }
     >
       {body}
     </Page>
   );
+}
+
+/**
+ * The toolbar's place while its chunk loads: its height and about its width (four small buttons; on a
+ * phone the power-quality link is an icon), so that the title's line wraps as it will with the buttons.
+ */
+function ToolbarPlaceholder() {
+  return <Skeleton h={30} w={{ base: 300, xs: 440 }} radius="sm" data-toolbar-placeholder />;
 }
 
 /** A device id that names no device of the user's: the 404 text of spec section 8 and the way back. */
@@ -161,225 +149,5 @@ function DeviceHeading({ device: d }: { device: Device }) {
         {[d.model, deviceTypeLabel(t, d)].filter(Boolean).join(' · ')}
       </Text>
     </div>
-  );
-}
-
-/** Live values, energy figures with the billing period, and the base load where the type has one. */
-function DeviceSummary({ device: d }: { device: Device }) {
-  const figures = deviceFigures(d.typeCode);
-  const timezone = effectiveTimezone(storedTimezone());
-  return (
-    <>
-      <LiveValuesCard device={d} />
-      <EnergyPanel device={d} timezone={timezone} />
-      {figures.baseLoad && <BaseLoadCard device={d} />}
-      {hasBalance(d) && (
-        <Suspense fallback={<Skeleton h={BALANCE_CARD_MIN_HEIGHT} radius="md" data-balance-placeholder />}>
-          <BalanceChunk deviceId={d.id} timezone={timezone} />
-        </Suspense>
-      )}
-    </>
-  );
-}
-
-function SummaryPlaceholder() {
-  const { t } = useTranslation();
-  return (
-    <Stack role="status" aria-busy aria-label={t('app.loading')} gap="md">
-      <Skeleton h={220} />
-      <Skeleton h={160} />
-    </Stack>
-  );
-}
-
-const HOUR = 3_600_000;
-
-/**
- * The range controls, the charts of the chosen view and the summary among them (see the module's CSS:
- * the first chart, then the summary, then the rest). The charts need only the device's id and type
- * family; `ready` once the device is known to exist, so a wrong id asks for nothing but the device.
- */
-function DeviceCharts({
-  deviceId,
-  kind,
-  ready,
-  lastSeen,
-  limits,
-  summary,
-  summaryShown,
-}: {
-  deviceId: number;
-  kind: DeviceKind;
-  ready: boolean;
-  /** The device's last reading (server UTC): the last 24 hours move back to it when they hold none. */
-  lastSeen: string | null;
-  limits: Device['limits'] | null;
-  summary: ReactNode;
-  /** The device's summary is drawn (not its loading placeholder): the charts are where they stay. */
-  summaryShown: boolean;
-}) {
-  const { t } = useTranslation();
-  const figures = kindFigures(kind);
-  const timezone = effectiveTimezone(storedTimezone());
-  const phone = useMediaQuery(PHONE_QUERY, false, { getInitialValueInEffect: false });
-  const [search, setSearch] = useSearchParams();
-  const pending = useRef(search);
-  useEffect(() => {
-    pending.current = search;
-  }, [search]);
-  // "Now" moves on each full hour: the last 24 hours follow it (and "today" stays today).
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const h = window.setTimeout(() => setNow(Date.now()), Math.floor(now / HOUR) * HOUR + HOUR - Date.now() + 500);
-    return () => window.clearTimeout(h);
-  }, [now]);
-  const lastReading = lastSeen ? (parseServerDate(lastSeen)?.getTime() ?? null) : null;
-  // Kept across renders while the address stays (the page re-renders as its parts load; the charts and
-  // the range controls are memoized on these).
-  const sel = useMemo(() => readSelection(search, now, timezone), [search, now, timezone]);
-  const range = useMemo(() => rangeOf(sel, timezone, now, lastReading), [sel, timezone, now, lastReading]);
-  const chartRange = useMemo(() => ({ from: range.from, to: range.to, interval: range.interval }), [range.from, range.to, range.interval]);
-  const onRangeChange = useCallback(
-    (update: (cur: RangeSelection) => RangeSelection) => {
-      // React Router's updater sees the params of the last render, not a queued change: two quick
-      // edits (from, then to) would lose the first. The latest asked-for params are kept here.
-      const next = writeSelection(update(readSelection(pending.current, Date.now(), timezone)));
-      pending.current = next;
-      setSearch(next, { replace: true, preventScrollReset: true });
-    },
-    [setSearch, timezone],
-  );
-
-  // The default detail charts what the device sent in the range: one light daily request tells which.
-  const present = useReadings(
-    { deviceId, from: range.from, to: range.to, interval: '24h' },
-    ready && figures.kind === 'generic' && !range.tooLong,
-  );
-  const sent = useMemo(
-    () =>
-      Object.entries(present.data?.series ?? {})
-        .filter(([, s]) => (s.kind === 'counter' ? s.delta : s.kind === 'raw' ? s.values : s.avg).some((v) => v !== null))
-        .map(([p]) => p),
-    [present.data],
-  );
-  // Kept across renders: a chart card rebuilds its data (and redraws) when its spec changes.
-  const view = figures.phaseViews.length ? sel.view : 'summary';
-  const charts = useMemo(() => chartsFor(figures, view, sent), [figures, view, sent]);
-  // The charts the route's prefetch asked for (the first screen's) draw at once; the others when they
-  // come near the viewport, looked for once the summary and the first charts are in place (before, the
-  // placeholders above them are of other heights and would bring them "near" for a moment).
-  const [eager] = useState(chartsInFirstScreen);
-  const [loaded, setLoaded] = useState<ReadonlySet<string>>(() => new Set());
-  const onLoaded = useCallback((id: string) => setLoaded((s) => (s.has(id) ? s : new Set(s).add(id))), []);
-  const [settled, setSettled] = useState(false);
-  const firstLoaded = charts.slice(0, eager).every((spec) => loaded.has(spec.id));
-  useEffect(() => {
-    if (summaryShown && firstLoaded) setSettled(true);
-  }, [summaryShown, firstLoaded]);
-  // On a phone the charts a phone user rarely needs (power factor, frequency, reactive energy) fold
-  // under a button.
-  const [moreShown, setMoreShown] = useState(false);
-  const secondary = phone ? charts.filter((c, i) => i > 0 && isSecondaryChart(c)) : [];
-
-  const card = (spec: ChartSpec, i: number) => (
-    <ChartCard
-      eager={i < eager}
-      ready={ready}
-      observe={settled}
-      onLoaded={i < eager ? onLoaded : undefined}
-      key={`${spec.id}-${String(sel.view)}`}
-      deviceId={deviceId}
-      spec={spec}
-      range={chartRange}
-      timezone={timezone}
-      limits={figures.limits ? limits : null}
-      compare={sel.compare}
-    />
-  );
-
-  let content: ReactNode;
-  if (range.tooLong || range.reversed) {
-    content = (
-      <Alert color="yellow" variant="light" role="alert">
-        {t(range.reversed ? 'validation.dateOrder' : 'messages.dateRangeTooLong')}
-      </Alert>
-    );
-  } else if (charts.length === 0) {
-    content = (
-      <Text c="dimmed" data-no-charts>
-        {present.isPending ? t('app.loading') : t('charts.empty')}
-      </Text>
-    );
-  }
-
-  return (
-    <>
-      <RangeControls sel={sel} range={range} figures={figures} timezone={timezone} now={now} onChange={onRangeChange} />
-      {content ? (
-        <>
-          {content}
-          <div className={classes.summary}>{summary}</div>
-        </>
-      ) : (
-        <div className={classes.grid} data-charts>
-          {charts.slice(0, 1).map(card)}
-          <div className={classes.summary} data-summary>
-            {summary}
-          </div>
-          {charts.map((spec, i) => (i === 0 || secondary.includes(spec) ? null : card(spec, i)))}
-          {secondary.length > 0 && !moreShown && (
-            <Button
-              className={classes.more}
-              variant="light"
-              h="auto"
-              py={8}
-              styles={{ label: { whiteSpace: 'normal', textAlign: 'left' } }}
-              rightSection={<IconChevronDown size={14} aria-hidden />}
-              onClick={() => setMoreShown(true)}
-              data-more-charts
-            >
-              {t('ux.moreCharts', { names: secondary.map((s) => chartTitle(t, s)).join(', ') })}
-            </Button>
-          )}
-          {moreShown && secondary.map((spec) => card(spec, charts.indexOf(spec)))}
-        </div>
-      )}
-    </>
-  );
-}
-
-/** A chart's title as its card shows it. */
-function chartTitle(t: (k: string, o?: Record<string, unknown>) => string, spec: ChartSpec): string {
-  return t(`charts.title.${spec.id}`, { defaultValue: t(`charts.title.${spec.group}`) });
-}
-
-/** Balanced (netted) energy beside the per-phase sums, for devices whose readings carry it (a chunk of its own). */
-const hasBalance = (d: Device) => d.latestReading?.values.balance !== undefined || d.latestReading?.values.balance_export !== undefined;
-const BalanceChunk = lazy(() =>
-  loadChunk(withArea('collectors', loadBalanceCard)).then((m) => ({
-    default: m.BalanceCard,
-  })),
-);
-
-const loadSettings = () => import('./device-settings');
-const SettingsChunk = lazy(() => loadChunk(loadSettings).then((m) => ({ default: m.DeviceSettings })));
-
-/**
- * Limit values, the meter value and delete, below the charts: their forms (and their chunk) are not part
- * of the first screen. They render when the browser is first idle after a paint (afterPaintWhenIdle, then a React
- * transition: rendered in slices that input and the charts' data interrupt), or at once when the user
- * scrolls near them.
- */
-function DeferredSettings({ device }: { device: Device }) {
-  const { t } = useTranslation();
-  const [ref, near] = useInView<HTMLDivElement>('400px');
-  const [idle, setIdle] = useState(false);
-  useEffect(() => afterPaintWhenIdle(() => startTransition(() => setIdle(true))), []);
-  const placeholder = <Skeleton h={240} role="status" aria-busy aria-label={t('app.loading')} />;
-  if (!near && !idle) return <div ref={ref}>{placeholder}</div>;
-  return (
-    <Suspense fallback={placeholder}>
-      <SettingsChunk device={device} />
-    </Suspense>
   );
 }

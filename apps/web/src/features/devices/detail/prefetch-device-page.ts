@@ -3,8 +3,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { chartParams, chartsFor, chartsInFirstScreen, getReadings, preloadChart, readingsQueryOptions } from '@/features/charts';
 import { authStore, storedTimezone } from '@/lib/auth-store';
 import { effectiveTimezone, parseServerDate } from '@/lib/dates';
-import { devicesQueryOptions } from '@/lib/devices-query';
-import { deviceQueryOptions, isMissingDevice } from '../api/get-device';
+import { deviceQueryOptions, isMissingDevice, knownDevice } from '../api/get-device';
 import { deviceEnergyQueryOptions } from '../api/get-device-energy';
 import { latestReadingQueryOptions } from '../api/get-latest-reading';
 import { baseLoadRequest } from './base-load';
@@ -30,9 +29,7 @@ export function prefetchDevicePage(
   now = Date.now(),
 ): void {
   if (!authStore.getToken() || !Number.isInteger(deviceId) || deviceId <= 0) return;
-  const known: Pick<Device, 'typeCode' | 'lastSeen'> | undefined =
-    client.getQueryData(deviceQueryOptions(deviceId).queryKey) ??
-    client.getQueryData(devicesQueryOptions().queryKey)?.find((d) => d.id === deviceId);
+  const known = knownDevice(client, deviceId);
   // The device, then its last reading (the live values card; asked from the device's last-seen time).
   // The route may have asked for the device already (in flight: the same request; a 404: not asked again).
   const asked = client.getQueryState(deviceQueryOptions(deviceId).queryKey);
