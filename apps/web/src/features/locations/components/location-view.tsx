@@ -1,25 +1,25 @@
-import { Anchor, Badge, Button, Card, Group, SimpleGrid, Skeleton, Stack, Table, Tabs, Text, Title } from '@mantine/core';
-import { deviceDetailPath, type Location, localDate, priceOn } from '@phasewatch/shared';
-import { IconChartBar, IconEdit, IconPlus } from '@tabler/icons-react';
+import { Anchor, Button, Card, Group, SimpleGrid, Skeleton, Stack, Tabs, Text, Title } from '@mantine/core';
+import { deviceDetailPath, type Location } from '@phasewatch/shared';
+import { IconChartBar, IconEdit } from '@tabler/icons-react';
 import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { paths } from '@/config/paths';
 import { loadProsumerTab } from '@/features/prosumer';
-import { formatPrice, SimulatedNote, useLocationTariffs } from '@/features/tariffs';
+import { SimulatedNote } from '@/features/tariffs';
 import { withArea } from '@/i18n';
 import { DeleteLocationButton } from './delete-location';
+import { Fact } from './fact';
 import { LocationFigures } from './location-figures';
+import { LocationTariffs } from './location-tariffs';
 
 /** The Prosumer tab (issue 33), loaded with its texts when first shown. */
 const ProsumerTab = lazy(withArea('prosumer', loadProsumerTab));
 
 /** `/locations/view/{id}`: the location, its energy and cost this month and last, its tariffs and devices. */
 export function LocationView({ location }: { location: Location }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const navigate = useNavigate();
-  const tariffs = useLocationTariffs(location.id);
-  const today = localDate(Date.now(), location.timezone);
   const [search, setSearch] = useSearchParams();
   const tab = search.get('tab') === 'prosumer' ? 'prosumer' : 'overview';
   const tabList = (
@@ -29,14 +29,6 @@ export function LocationView({ location }: { location: Location }) {
         {t('prosumer.tab')}
       </Tabs.Tab>
     </Tabs.List>
-  );
-  const field = (label: string, value: string) => (
-    <div>
-      <Text size="xs" c="dimmed">
-        {label}
-      </Text>
-      <Text size="sm">{value || '—'}</Text>
-    </div>
   );
   return (
     <Stack gap="md">
@@ -70,10 +62,10 @@ export function LocationView({ location }: { location: Location }) {
                       {t('locations.details')}
                     </Title>
                     <SimpleGrid cols={2}>
-                      {field(t('locations.form.code'), location.code)}
-                      {field(t('locations.form.timezone'), location.timezone)}
-                      {field(t('locations.form.address'), location.address)}
-                      {field(t('locations.form.city'), location.city)}
+                      <Fact label={t('locations.form.code')} value={location.code} />
+                      <Fact label={t('locations.form.timezone')} value={location.timezone} />
+                      <Fact label={t('locations.form.address')} value={location.address} />
+                      <Fact label={t('locations.form.city')} value={location.city} />
                     </SimpleGrid>
                   </Card>
                   <Card withBorder padding="lg">
@@ -102,83 +94,7 @@ export function LocationView({ location }: { location: Location }) {
                   </Card>
                 </SimpleGrid>
 
-                <Card withBorder padding="lg" data-location-tariffs>
-                  <Group justify="space-between" mb="sm">
-                    <Title order={3} size="h4">
-                      {t('locations.tariffs')}
-                    </Title>
-                    <Button
-                      size="compact-sm"
-                      component={Link}
-                      to={paths.locationTariffEdit(location.id, paths.newId)}
-                      leftSection={<IconPlus size={14} />}
-                    >
-                      {t('locations.addTariff')}
-                    </Button>
-                  </Group>
-                  {tariffs.data && tariffs.data.length === 0 && <Text c="dimmed">{t('locations.noTariffs')}</Text>}
-                  {tariffs.data && tariffs.data.length > 0 && (
-                    <Table.ScrollContainer minWidth={560}>
-                      <Table>
-                        <Table.Thead>
-                          <Table.Tr>
-                            <Table.Th>{t('tariffs.form.name')}</Table.Th>
-                            <Table.Th>{t('tariffs.form.group')}</Table.Th>
-                            <Table.Th>{t('locations.priceToday')}</Table.Th>
-                            <Table.Th>{t('locations.devices')}</Table.Th>
-                            <Table.Th />
-                          </Table.Tr>
-                        </Table.Thead>
-                        <Table.Tbody>
-                          {tariffs.data.map((tr) => {
-                            const p = priceOn(tr.prices, today);
-                            return (
-                              <Table.Tr key={tr.id} data-tariff={tr.name}>
-                                <Table.Td>
-                                  <Anchor component={Link} to={paths.locationTariffEdit(location.id, tr.id)}>
-                                    {tr.name}
-                                  </Anchor>
-                                  {tr.isLocationTariff && (
-                                    <Badge ml={6} size="xs" variant="light">
-                                      {t('locations.energyTariff')}
-                                    </Badge>
-                                  )}
-                                </Table.Td>
-                                <Table.Td>{tr.group}</Table.Td>
-                                <Table.Td>
-                                  <Text size="sm">
-                                    {p
-                                      ? [p.area1, p.area2, p.area3]
-                                          .filter((x): x is number => x !== null)
-                                          .map((x) => formatPrice(x, tr.currency, i18n.language))
-                                          .join(' / ')
-                                      : t('locations.noPriceToday')}
-                                  </Text>
-                                </Table.Td>
-                                <Table.Td>{tr.deviceCount}</Table.Td>
-                                <Table.Td>
-                                  <Group gap={4} justify="flex-end" wrap="nowrap">
-                                    <Button size="compact-xs" variant="subtle" component={Link} to={paths.tariffStats(tr.id)}>
-                                      {t('locations.statistics')}
-                                    </Button>
-                                    <Button
-                                      size="compact-xs"
-                                      variant="subtle"
-                                      component={Link}
-                                      to={paths.locationTariffEdit(location.id, tr.id)}
-                                    >
-                                      {t('locations.edit')}
-                                    </Button>
-                                  </Group>
-                                </Table.Td>
-                              </Table.Tr>
-                            );
-                          })}
-                        </Table.Tbody>
-                      </Table>
-                    </Table.ScrollContainer>
-                  )}
-                </Card>
+                <LocationTariffs location={location} />
 
                 <Card withBorder padding="lg" data-location-devices>
                   <Title order={3} size="h4" mb="sm">
