@@ -48,3 +48,16 @@ export function newContext(browser: Browser, opts: { mobile?: boolean; baseURL?:
 export async function signedInShell(page: Page): Promise<void> {
   await page.locator('header').waitFor();
 }
+
+/**
+ * Closes every toast on screen and waits until they are gone. A toast lies above the page (and above an
+ * open select's list) at the bottom right, the whole width on a phone, and does not close on its own while
+ * the pointer rests on it: a click meant for what lies under it waits in vain (seen in CI: the "Signed in"
+ * toast over a select's option at 390 px).
+ */
+export async function closeToasts(page: Page): Promise<void> {
+  for (const close of await page.locator('.mantine-Notification-root button.mantine-Notification-closeButton').all()) {
+    await close.click({ timeout: 5_000 }).catch(() => {}); // a toast closing on its own meanwhile leaves nothing to click
+  }
+  await page.locator('.mantine-Notification-root').first().waitFor({ state: 'detached', timeout: 15_000 });
+}

@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, screenshotDir, signedInShell } from '../support/browser.js';
+import { closeToasts, launchBrowser, screenshotDir, signedInShell } from '../support/browser.js';
 import { type RunningServer, startServer } from '../support/server.js';
 
 /**
@@ -73,6 +73,9 @@ async function signedIn(lng: Lang, width: number): Promise<Page> {
   await page.waitForURL('**/dashboard');
   await signedInShell(page);
   await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe(lng);
+  // The "Signed in" toast is closed as a user would: on a phone it covers the lower lists' options.
+  await page.locator('.mantine-Notification-root').first().waitFor();
+  await closeToasts(page);
   return page;
 }
 

@@ -4,7 +4,7 @@ import { deviceDetailPath, localWeek, mondayOf } from '@phasewatch/shared';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations } from '../support/axe.js';
-import { launchBrowser, screenshotDir, signedInShell } from '../support/browser.js';
+import { closeToasts, launchBrowser, screenshotDir, signedInShell } from '../support/browser.js';
 import { type RunningServer, startServer } from '../support/server.js';
 
 /**
@@ -158,10 +158,7 @@ describe.each(LANGS)('power-quality screen (%s)', (lng) => {
     await page.locator('[data-quality-pdf]').click();
     await page.getByText(t.pdfQueued).waitFor();
     await page.locator('[data-export-toast]').waitFor({ timeout: 60_000 });
-    for (const close of await page.locator('.mantine-Notification-root button.mantine-Notification-closeButton').all()) {
-      await close.click().catch(() => {}); // a toast closing on its own meanwhile leaves nothing to click
-    }
-    await expect.poll(() => page.locator('.mantine-Notification-root').count(), { timeout: 15_000 }).toBe(0);
+    await closeToasts(page);
 
     // The week before: before the device's first reading, said in the user's language.
     await page.locator('[data-week-picker] button').first().click();

@@ -206,7 +206,8 @@ describe.each(DIALECTS)('Home Assistant MQTT discovery (%s)', (dialect) => {
     expect(byKey('cost_today')).toBeUndefined();
     expect((byKey('power').device as { identifiers: string[] }).identifiers).toEqual([`phasewatch_${d.compact}`]);
 
-    expect(sub.seen.get(`phasewatch/${d.compact}/availability`)).toBe('online');
+    // Published after the configs, each on its own acknowledgement: it may arrive a moment after the last.
+    await expect.poll(() => sub.seen.get(`phasewatch/${d.compact}/availability`), { timeout: 10_000 }).toBe('online');
     await expect.poll(() => sub.seen.get(`phasewatch/${d.compact}/state`), { timeout: 10_000 }).toBeDefined();
     expect(JSON.parse(sub.seen.get(`phasewatch/${d.compact}/state`) as string)).toMatchObject({
       power: 800.5,
