@@ -332,6 +332,41 @@ describe('device detail screens in Chromium', () => {
     expect(await page.getByRole('link', { name: 'Old meter' }).count()).toBe(0);
   });
 
+  it('reads the "always on" figure of a meter with solar behind it at night, and says so', async () => {
+    // Two days of 15-minute readings in the account's zone: 150 W at night (00:00–04:00), 600 W otherwise,
+    // and 1,200 W sent out from 10:00 to 14:00 (the solar out-produces the house).
+    const created = await api<{ device: Device; ingestKey: string }>('POST', 'devices', {
+      name: 'Garage meter',
+      mac: '02:00:00:00:0A:03',
+      typeCode: 13,
+    });
+    const end = Math.floor(Date.now() / 900_000) * 900_000;
+    const readings = Array.from({ length: 192 }, (_, i) => {
+      const ts = end - (192 - i) * 900_000;
+      const hour = Number(new Intl.DateTimeFormat('en-GB', { hour: '2-digit', hourCycle: 'h23', timeZone: TZ }).format(ts));
+      const power3phases = hour < 4 ? 150 : hour >= 10 && hour < 14 ? -1_200 : 600;
+      return { ts: new Date(ts).toISOString(), values: { power3phases } };
+    });
+    const res = await fetch(`${server.baseUrl}/api/ingest`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-device-key': created.body.ingestKey },
+      body: JSON.stringify({ readings }),
+    });
+    expect(res.ok, await res.text()).toBe(true);
+    const page = await signedIn();
+    await page.goto(deviceDetailPath(13, created.body.device.id));
+    const card = page.locator('[data-base-load]');
+    await card.locator('[data-base-load-watts]').waitFor();
+    // Read over the whole week, the quietest 5 % would be the export: 0 W.
+    expect(await card.locator('[data-base-load-watts]').textContent()).toBe('150 W');
+    expect(await card.locator('[data-base-load-night]').textContent()).toContain('00:00–04:00');
+    // A meter of the demo house without solar behind it is read all week, without the note.
+    await page.goto(deviceDetailPath(20, byType(20).id));
+    await page.locator('[data-base-load] [data-base-load-watts]').waitFor();
+    expect(await page.locator('[data-base-load-night]').count()).toBe(0);
+    expect((await api('DELETE', `devices/${created.body.device.id}`)).status).toBe(200);
+  });
+
   it('moves the chart with pushed readings, without asking the server again', async () => {
     const page = await signedIn();
     const meter = byType(13);

@@ -6,14 +6,15 @@ import { useTranslation } from 'react-i18next';
 import { baseLoad, sumColumns, useReadings } from '@/features/charts';
 import { numberFormat } from '@/lib/intl';
 import { formatQuantity } from '@/lib/quantities';
-import { baseLoadCoverage, baseLoadRequest, partialCoverage } from './base-load';
+import { baseLoadCoverage, baseLoadRequest, baseLoadSample, partialCoverage } from './base-load';
 
 /**
  * "Always on": the power a device draws even at its quietest — the 5th percentile of its 15-minute mean
  * power over the last 7 days — in W and what it costs in a year (kWh). A device with less than a week
- * of readings says how much the figure rests on.
+ * of readings says how much the figure rests on; a meter that sends energy out (solar behind it) is read
+ * at night only, and says so (`baseLoadSample`).
  */
-export function BaseLoadCard({ device }: { device: Pick<Device, 'id' | 'typeCode'> }) {
+export function BaseLoadCard({ device, timezone }: { device: Pick<Device, 'id' | 'typeCode'>; timezone: string }) {
   const { t, i18n } = useTranslation();
   const q = useReadings(baseLoadRequest(device.id, deviceKind(device.typeCode)));
   const figure = useMemo(() => {
@@ -25,9 +26,10 @@ export function BaseLoadCard({ device }: { device: Pick<Device, 'id' | 'typeCode
     };
     const total = col('power3phases');
     const power = total?.some((v) => v !== null) ? total : sumColumns(['pave1', 'pave2', 'pave3'].map(col).filter((c) => c !== null));
-    const b = baseLoad(power);
-    return b && { ...b, partial: partialCoverage(baseLoadCoverage(power)) };
-  }, [q.data]);
+    const sample = baseLoadSample(q.data.ts, power, timezone);
+    const b = baseLoad(sample.power);
+    return b && { ...b, nightOnly: sample.nightOnly, partial: partialCoverage(baseLoadCoverage(power)) };
+  }, [q.data, timezone]);
 
   return (
     <Card withBorder padding="md" data-base-load>
@@ -61,6 +63,11 @@ export function BaseLoadCard({ device }: { device: Pick<Device, 'id' | 'typeCode
           <Text size="xs" c="dimmed" mt={4}>
             {t('detail.baseLoad.hint')}
           </Text>
+          {figure.nightOnly && (
+            <Text size="xs" c="dimmed" mt={4} data-base-load-night>
+              {t('detail.baseLoad.nightOnly')}
+            </Text>
+          )}
         </>
       ) : (
         <Text c="dimmed" size="sm">

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { BASE_LOAD_WINDOW_MS, baseLoadCoverage, baseLoadRequest, partialCoverage } from './base-load';
+import { baseLoad } from '@/features/charts';
+import { BASE_LOAD_WINDOW_MS, baseLoadCoverage, baseLoadRequest, baseLoadSample, partialCoverage } from './base-load';
 
 const Q = 15 * 60_000;
 const HOUR = 3_600_000;
@@ -34,5 +35,34 @@ describe('the "always on" figure\'s week', () => {
     expect(partialCoverage(baseLoadCoverage(buckets(2)))).toEqual({ value: 30, unit: 'minute' });
     // Buckets without a reading do not count.
     expect(baseLoadCoverage([null, 5, Number.NaN, 0, null])).toBe(2 * Q);
+  });
+
+  it('reads a meter that sends energy out at night only (00:00–04:00 local), any other device all week', () => {
+    // A week in Warsaw from local midnight (23:00 UTC in winter): 15-minute buckets. The house draws
+    // 180 W at night and 300–700 W by day; the solar behind the meter out-produces it from 10:00 to 14:00.
+    const start = Date.UTC(2026, 10, 15, 23);
+    const ts = Array.from({ length: 672 }, (_, i) => start + i * Q);
+    const hourOf = (i: number) => Math.floor((i % 96) / 4);
+    const house = ts.map((_, i) => (hourOf(i) < 6 ? 180 : 300 + (i % 5) * 100));
+    const net = house.map((w, i) => (hourOf(i) >= 10 && hourOf(i) < 14 ? w - 2_000 : w));
+
+    const all = baseLoadSample(ts, house, 'Europe/Warsaw');
+    expect(all.nightOnly).toBe(false);
+    expect(all.power).toEqual(house);
+    expect(baseLoad(all.power)?.watts).toBe(180);
+
+    // Read as before, the exporting meter's quietest 5 % is an export: 0 W.
+    expect(baseLoad(net)?.watts).toBe(0);
+    const night = baseLoadSample(ts, net, 'Europe/Warsaw');
+    expect(night.nightOnly).toBe(true);
+    // 4 of 24 hours a day are kept: 16 buckets a day, 112 in the week.
+    expect(night.power.filter((v) => v !== null)).toHaveLength(112);
+    expect(baseLoad(night.power)?.watts).toBe(180);
+    // The hours are the zone's: Warsaw's night is the day's first 16 buckets; in Istanbul (UTC+3, the
+    // week starting at its 02:00) the first 8 and the last 8.
+    const kept = (p: (number | null)[]) => p.slice(0, 96).flatMap((v, i) => (v === null ? [] : [i]));
+    expect(kept(night.power)).toEqual(Array.from({ length: 16 }, (_, i) => i));
+    const istanbul = baseLoadSample(ts, net, 'Europe/Istanbul');
+    expect(kept(istanbul.power)).toEqual([...Array.from({ length: 8 }, (_, i) => i), ...Array.from({ length: 8 }, (_, i) => 88 + i)]);
   });
 });

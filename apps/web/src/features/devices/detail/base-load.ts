@@ -1,4 +1,4 @@
-import type { DeviceKind } from '@phasewatch/shared';
+import { type DeviceKind, localParts } from '@phasewatch/shared';
 import type { ReadingsRequest } from '@/features/charts';
 
 export const BASE_LOAD_WINDOW_MS = 7 * 86_400_000;
@@ -37,4 +37,31 @@ export function partialCoverage(coveredMs: number): { value: number; unit: 'day'
   if (coveredMs >= 48 * HOUR) return { value: Math.floor(coveredMs / (24 * HOUR)), unit: 'day' };
   if (coveredMs >= HOUR) return { value: Math.floor(coveredMs / HOUR), unit: 'hour' };
   return { value: Math.round(coveredMs / 60_000), unit: 'minute' };
+}
+
+/** The local hours [from, to) in which no solar plant produces, in any season, where our users live. */
+export const NIGHT_HOURS: readonly [number, number] = [0, 4];
+
+/**
+ * The 15-minute power the "always on" figure is read from. A meter whose power goes below zero sends
+ * energy out: something behind it produces (rooftop solar), and its net power by day says nothing of what
+ * the house draws (its lowest 5 % would be an export, shown as 0 W). Such a meter's figure is read from
+ * the night's buckets only, 00:00–04:00 local, when nothing produces; any other device's from all of them.
+ */
+export function baseLoadSample(
+  ts: readonly number[],
+  power: readonly (number | null)[],
+  timezone: string,
+): { power: (number | null)[]; nightOnly: boolean } {
+  if (!power.some((v) => v !== null && v < 0)) return { power: [...power], nightOnly: false };
+  const [from, to] = NIGHT_HOURS;
+  return {
+    power: power.map((v, i) => {
+      const t = ts[i];
+      if (v === null || t === undefined) return null;
+      const hour = localParts(t, timezone).hour;
+      return hour >= from && hour < to ? v : null;
+    }),
+    nightOnly: true,
+  };
 }

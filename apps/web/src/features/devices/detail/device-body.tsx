@@ -78,7 +78,7 @@ function DeviceSummary({ device: d }: { device: Device }) {
     <>
       <LiveValuesCard device={d} />
       <EnergyPanel device={d} timezone={timezone} />
-      {figures.baseLoad && <BaseLoadCard device={d} />}
+      {figures.baseLoad && <BaseLoadCard device={d} timezone={timezone} />}
       {hasBalance(d) && (
         <Suspense fallback={<Skeleton h={BALANCE_CARD_MIN_HEIGHT} radius="md" data-balance-placeholder />}>
           <BalanceChunk deviceId={d.id} timezone={timezone} />
