@@ -241,6 +241,24 @@ describe('the first screen of a device page', () => {
           // Folded, not gone.
           await page.locator('[data-more-charts]').click();
           await page.locator('[data-chart="frequency"]').waitFor();
+          // Every chart drawn before reaching for the settings below them, as a user scrolls past them: a
+          // chart loads as it nears the screen and grows from its placeholder (336 px) to its height with
+          // the legend wrapped (up to 430 px on a phone), moving what lies below; a click sent at that
+          // moment lands on a chart (seen in a loaded CI run: the settings never opened).
+          const cards = page.locator('[data-chart]');
+          for (let i = 0; i < (await cards.count()); i++) await cards.nth(i).scrollIntoViewIfNeeded();
+          await expect
+            .poll(() =>
+              cards.evaluateAll((els) =>
+                els.every(
+                  (e) =>
+                    !e.hasAttribute('data-loading') &&
+                    (Number(e.querySelector('[data-chart-drawn]')?.getAttribute('data-chart-drawn')) > 0 ||
+                      !!e.querySelector('[data-chart-empty]')),
+                ),
+              ),
+            )
+            .toBe(true);
           await page.locator('[data-settings-more]').click();
           await page.locator('[data-limits-form]').waitFor();
         }
