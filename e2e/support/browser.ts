@@ -61,3 +61,33 @@ export async function closeToasts(page: Page): Promise<void> {
   }
   await page.locator('.mantine-Notification-root').first().waitFor({ state: 'detached', timeout: 15_000 });
 }
+
+/**
+ * Scrolls every chart into view (a chart loads as it nears the screen, and grows from its placeholder to its
+ * height, moving what lies below) and waits until each has drawn or says it is empty; then back to the top.
+ * An optional chart (balance) leaves the page once its answer shows the device never sends it.
+ */
+export async function allChartsDrawn(page: Page, timeoutMs = 20_000): Promise<void> {
+  const cards = page.locator('[data-chart]');
+  await cards.first().waitFor();
+  for (let i = 0; i < (await cards.count()); i++) {
+    await cards
+      .nth(i)
+      .scrollIntoViewIfNeeded({ timeout: 5000 })
+      .catch(() => {});
+  }
+  const drawn = () =>
+    cards.evaluateAll((els) =>
+      els.every(
+        (e) =>
+          !e.hasAttribute('data-loading') &&
+          (Number(e.querySelector('[data-chart-drawn]')?.getAttribute('data-chart-drawn')) > 0 || !!e.querySelector('[data-chart-empty]')),
+      ),
+    );
+  const deadline = Date.now() + timeoutMs;
+  while (!(await drawn())) {
+    if (Date.now() > deadline) throw new Error(`charts not all drawn within ${timeoutMs} ms`);
+    await page.waitForTimeout(50);
+  }
+  await page.evaluate(() => window.scrollTo(0, 0));
+}

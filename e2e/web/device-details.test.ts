@@ -4,7 +4,7 @@ import { addLocalDays, deviceDetailPath, localDate } from '@phasewatch/shared';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations } from '../support/axe.js';
-import { launchBrowser, newContext, screenshotDir, signedInShell } from '../support/browser.js';
+import { allChartsDrawn, launchBrowser, newContext, screenshotDir, signedInShell } from '../support/browser.js';
 import { type RunningServer, startServer } from '../support/server.js';
 
 /**
@@ -99,34 +99,6 @@ async function signedIn(opts: { mobile?: boolean; dark?: boolean } = {}): Promis
 }
 
 const chart = (page: Page, id: string) => page.locator(`[data-chart="${id}"]`);
-
-/**
- * Scrolls every chart into view (they load when near the viewport) and waits until each has drawn or is
- * empty. An optional chart (balance) leaves the page once its answer shows the device never sends it.
- */
-async function allChartsDrawn(page: Page) {
-  const cards = page.locator('[data-chart]');
-  await cards.first().waitFor();
-  for (let i = 0; i < (await cards.count()); i++) {
-    await cards
-      .nth(i)
-      .scrollIntoViewIfNeeded({ timeout: 5000 })
-      .catch(() => {});
-  }
-  await expect
-    .poll(() =>
-      cards.evaluateAll((els) =>
-        els.every(
-          (e) =>
-            !e.hasAttribute('data-loading') &&
-            (Number(e.querySelector('[data-chart-drawn]')?.getAttribute('data-chart-drawn')) > 0 ||
-              !!e.querySelector('[data-chart-empty]')),
-        ),
-      ),
-    )
-    .toBe(true);
-  await page.evaluate(() => window.scrollTo(0, 0));
-}
 
 const attr = (page: Page, id: string, name: string) => chart(page, id).getAttribute(name);
 

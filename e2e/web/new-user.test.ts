@@ -4,7 +4,7 @@ import { deviceDetailPath } from '@phasewatch/shared';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations } from '../support/axe.js';
-import { launchBrowser, screenshotDir, signedInShell } from '../support/browser.js';
+import { allChartsDrawn, launchBrowser, screenshotDir, signedInShell } from '../support/browser.js';
 import { type RunningServer, registerUser, repoRoot, startServer } from '../support/server.js';
 
 /**
@@ -245,20 +245,7 @@ describe('the first screen of a device page', () => {
           // chart loads as it nears the screen and grows from its placeholder (336 px) to its height with
           // the legend wrapped (up to 430 px on a phone), moving what lies below; a click sent at that
           // moment lands on a chart (seen in a loaded CI run: the settings never opened).
-          const cards = page.locator('[data-chart]');
-          for (let i = 0; i < (await cards.count()); i++) await cards.nth(i).scrollIntoViewIfNeeded();
-          await expect
-            .poll(() =>
-              cards.evaluateAll((els) =>
-                els.every(
-                  (e) =>
-                    !e.hasAttribute('data-loading') &&
-                    (Number(e.querySelector('[data-chart-drawn]')?.getAttribute('data-chart-drawn')) > 0 ||
-                      !!e.querySelector('[data-chart-empty]')),
-                ),
-              ),
-            )
-            .toBe(true);
+          await allChartsDrawn(page);
           await page.locator('[data-settings-more]').click();
           await page.locator('[data-limits-form]').waitFor();
         }
